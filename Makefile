@@ -1,0 +1,36 @@
+# Two entry points: `make demo` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+
+.PHONY: demo test lint bench clean
+
+# A venv with pip; where Debian's python3 lacks ensurepip (no python3-venv package),
+# fall back to a bare venv and install into it with the system pip's --python option.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); $(PYTHON) -m venv --without-pip $(VENV); }
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask]'; \
+	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask]'; fi
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask,dev]'; \
+	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask,dev]'; fi
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/trainbudget demo
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src flows tests bench
+	$(BIN)/ruff format --check src flows tests bench
+
+clean:
+	rm -rf $(VENV) trainbudget-demo .pytest_cache

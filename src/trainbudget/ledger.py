@@ -1,0 +1,280 @@
+"""The DuckDB ledger: open or create the file, migrate it, run sql/ files by name.
+
+Every landed input keeps its provenance (path, line, sha256, landed_at); landing the same
+content twice is a no-op; rejected rows go to `quarantine`; one run's writes are one
+transaction. SQL lives in sql/*.sql and is run with parameters, never string-formatted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.resources import resource_dir
+
+DEFAULT_LEDGER = "trainbudget.duckdb"
+LEDGER_ENV = "TRAINBUDGET_LEDGER"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
+    """Ledger location: the --ledger option, else $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb."""
+    if option:
+        return Path(option)
+    return Path(os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
+
+
+@cache
+def load_sql(name: str) -> str:
+    """Return the text of sql/<name>.sql, e.g. load_sql("ledger/find_source")."""
+    path = resource_dir("sql") / f"{name}.sql"
+    if not path.is_file():
+        raise KeyError(f"no SQL file named {name!r} (looked for {path})")
+    return path.read_text(encoding="utf-8")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered schema migrations in sql/schema/, in order: (version, name, sql)."""
+    found = []
+    for path in sorted((resource_dir("sql") / "schema").glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise ValueError(f"migration file {path.name} is not named NNN_name.sql")
+        found.append((int(match.group(1)), path.stem, path.read_text(encoding="utf-8")))
+    versions = [v for v, _, _ in found]
+    if len(set(versions)) != len(versions):
+        raise ValueError(f"two migrations share a number in {versions}")
+    return found
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Source:
+    """An input file being landed: the provenance every row from it carries."""
+
+    source_id: int
+    kind: str
+    source_path: str
+    source_sha256: str
+    landed_at: datetime
+
+    def provenance(self, line: int | None) -> dict[str, Any]:
+        """The provenance columns of one landed row (line = 1-based line or record number)."""
+        return {
+            "source_id": self.source_id,
+            "source_path": self.source_path,
+            "source_line": line,
+            "source_sha256": self.source_sha256,
+            "landed_at": self.landed_at,
+        }
+
+
+class Ledger:
+    """An open ledger file. Use `Ledger.open(path)`; close it, or use it as a context manager."""
+
+    def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection) -> None:
+        self.path = path
+        self.con = connection
+        self._in_transaction = False
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Ledger:
+        """Open (creating if needed) the ledger at `path` and apply pending migrations."""
+        resolved = resolve_ledger_path(path)
+        if resolved.parent and not resolved.parent.exists():
+            resolved.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            con = duckdb.connect(str(resolved))
+        except duckdb.IOException as exc:
+            if "lock" in str(exc).lower():
+                raise LedgerBusyError(
+                    f"ledger {resolved} is in use by another process; wait for it to finish"
+                ) from None
+            raise InputError(f"ledger {resolved}: cannot open: {_first_line(exc)}") from None
+        except duckdb.Error as exc:
+            raise InputError(f"ledger {resolved}: not a DuckDB file ({_first_line(exc)})") from None
+        ledger = cls(resolved, con)
+        if migrate:
+            ledger.migrate()
+        return ledger
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.con.close()
+
+    # --- schema -------------------------------------------------------------------------
+
+    def applied_versions(self) -> list[int]:
+        self.con.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
+        )
+        return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
+
+    def migrate(self) -> list[int]:
+        """Apply pending migrations, each in its own transaction; return the versions applied."""
+        done = set(self.applied_versions())
+        applied = []
+        for version, name, sql in migrations():
+            if version in done:
+                continue
+            with self.transaction():
+                self.con.execute(sql)
+                self.con.execute(
+                    "INSERT INTO schema_version VALUES ($version, $name, $applied_at)",
+                    {"version": version, "name": name, "applied_at": _now()},
+                )
+            applied.append(version)
+        return applied
+
+    # --- running SQL by name ------------------------------------------------------------
+
+    def execute(self, name: str, **params: Any) -> duckdb.DuckDBPyConnection:
+        """Run sql/<name>.sql with named parameters ($name in the SQL)."""
+        return self.con.execute(load_sql(name), params or None)
+
+    def query(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
+        """Run sql/<name>.sql and return all rows as tuples."""
+        return self.execute(name, **params).fetchall()
+
+    def records(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run sql/<name>.sql and return the rows as dicts keyed by column name."""
+        cursor = self.execute(name, **params)
+        columns = [d[0] for d in cursor.description or []]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+    def frame(self, name: str, **params: Any) -> Any:
+        """Run sql/<name>.sql and return a Polars DataFrame."""
+        return self.execute(name, **params).pl()
+
+    def insert_rows(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
+        """Insert dict rows into `table` (a name from our own code, checked against the catalog)."""
+        if not rows:
+            return 0
+        self._check_table(table)
+        columns = list(rows[0])
+        placeholders = ", ".join(f"${c}" for c in columns)
+        statement = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({placeholders})'
+        self.con.executemany(statement, [dict(r) for r in rows])
+        return len(rows)
+
+    def insert_frame(self, table: str, frame: Any) -> int:
+        """Insert a Polars DataFrame into `table`, matching columns by name."""
+        if frame.height == 0:
+            return 0
+        self._check_table(table)
+        self.con.register("_incoming_frame", frame.to_arrow())
+        try:
+            columns = ", ".join(f'"{c}"' for c in frame.columns)
+            self.con.execute(
+                f'INSERT INTO "{table}" ({columns}) SELECT {columns} FROM _incoming_frame'
+            )
+        finally:
+            self.con.unregister("_incoming_frame")
+        return frame.height
+
+    def _check_table(self, table: str) -> None:
+        known = {
+            r[0] for r in self.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }
+        if table not in known:
+            raise KeyError(f"ledger has no table {table!r}")
+
+    # --- transactions, provenance, quarantine -------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[Ledger]:
+        """All writes inside land together or not at all. Nested uses join the outer one."""
+        if self._in_transaction:
+            yield self
+            return
+        self.con.execute("BEGIN TRANSACTION")
+        self._in_transaction = True
+        try:
+            yield self
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        else:
+            self.con.execute("COMMIT")
+        finally:
+            self._in_transaction = False
+
+    def begin_source(self, path: str | os.PathLike[str], kind: str) -> Source | None:
+        """Register an input file for landing; None if the same content was landed before.
+
+        Call inside `transaction()` so the source row and its data rows land together.
+        """
+        file_path = Path(path)
+        digest = sha256_of(file_path)
+        if self.query("ledger/find_source", kind=kind, source_sha256=digest):
+            return None
+        landed_at = _now()
+        (source_id,) = self.query(
+            "ledger/insert_source",
+            kind=kind,
+            source_path=str(file_path),
+            source_sha256=digest,
+            size_bytes=file_path.stat().st_size,
+            landed_at=landed_at,
+        )[0]
+        return Source(source_id, kind, str(file_path), digest, landed_at)
+
+    def finish_source(self, source: Source, rows_landed: int) -> None:
+        """Record how many rows a source landed (quarantined rows are counted from the table)."""
+        self.execute(
+            "ledger/count_source_rows", source_id=source.source_id, rows_landed=rows_landed
+        )
+
+    def quarantine(self, source: Source, line: int | None, raw: str | None, reason: str) -> None:
+        """Keep a rejected row with its reason instead of dropping it."""
+        self.execute(
+            "ledger/insert_quarantine",
+            source_id=source.source_id,
+            source_path=source.source_path,
+            source_line=line,
+            raw=raw,
+            reason=reason,
+            quarantined_at=_now(),
+        )
+
+    def table_counts(self) -> list[tuple[str, int]]:
+        """(table, exact row count) for every table in the ledger."""
+        names = [name for name, _ in self.query("ledger/table_counts")]
+        # Table names come from DuckDB's own catalog, not from user input.
+        return [
+            (name, self.con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
+            for name in names
+        ]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,69 @@
+"""Shared test setup: fixture locations, a fresh ledger, a CLI runner, Prefect kept offline."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# The shared fixtures live beside the clone (../shared/fixtures); override with an env var.
+FIXTURES = Path(os.environ.get("TRAINBUDGET_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures"))
+
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    if not FIXTURES.is_dir():
+        pytest.fail(f"shared fixtures not found at {FIXTURES} (set TRAINBUDGET_FIXTURES)")
+    return FIXTURES
+
+
+@pytest.fixture
+def ledger_path(tmp_path: Path) -> Path:
+    return tmp_path / "ledger.duckdb"
+
+
+@pytest.fixture
+def ledger(ledger_path: Path):
+    from trainbudget.ledger import Ledger
+
+    book = Ledger.open(ledger_path)
+    yield book
+    book.close()
+
+
+class CliResult:
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+
+    def json(self):
+        import orjson
+
+        return orjson.loads(self.stdout)
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> CliResult:
+    """Run `trainbudget ARGS` in a subprocess, as a user would, and capture its output."""
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run(
+        [sys.executable, "-m", "trainbudget", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=600,
+    )
+    return CliResult(proc)
+
+
+@pytest.fixture
+def cli():
+    return run_cli

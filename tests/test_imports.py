@@ -1,0 +1,62 @@
+"""Layering rules: src/ never imports Prefect; quick commands import no heavy framework."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("prefect", "great_expectations", "torch")
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_nothing_under_src_imports_prefect_or_flows() -> None:
+    offenders = [
+        str(path.relative_to(REPO_ROOT))
+        for path in (REPO_ROOT / "src" / "trainbudget").rglob("*.py")
+        if _imported_modules(path) & {"prefect", "flows"}
+    ]
+    assert offenders == []
+
+
+QUICK_COMMANDS = [
+    ["--help"],
+    ["--version"],
+    ["ledger", "info", "--json"],
+]
+
+
+@pytest.mark.parametrize("argv", QUICK_COMMANDS, ids=lambda a: " ".join(a))
+def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+        "print('HEAVY=' + ','.join(heavy), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"TRAINBUDGET_LEDGER": str(tmp_path / "l.duckdb"), "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    heavy_line = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]
+    assert heavy_line == ["HEAVY="]

@@ -1,0 +1,135 @@
+"""The ledger: migrations once, transactions all-or-nothing, idempotent landing, locking."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.ledger import Ledger, migrations, resolve_ledger_path
+from trainbudget.plan import land_plan
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+PLAN = REPO_ROOT / "examples" / "demo-7b.plan.yaml"
+
+
+def test_migrations_apply_once(ledger_path: Path) -> None:
+    expected = [v for v, _, _ in migrations()]
+    with Ledger.open(ledger_path, migrate=False) as book:
+        assert book.migrate() == expected
+        assert book.migrate() == []
+    with Ledger.open(ledger_path) as book:  # reopening migrates nothing either
+        assert book.applied_versions() == expected
+        assert book.migrate() == []
+        rows = book.con.execute("SELECT count(*) FROM schema_version").fetchone()[0]
+        assert rows == len(expected)
+
+
+def test_exception_inside_transaction_leaves_no_rows(ledger: Ledger) -> None:
+    with pytest.raises(RuntimeError, match="boom"), ledger.transaction():
+        source = ledger.begin_source(PLAN, "plan")
+        assert source is not None
+        ledger.quarantine(source, 3, "raw", "testing")
+        raise RuntimeError("boom")
+    counts = dict(ledger.table_counts())
+    assert counts["sources"] == 0
+    assert counts["quarantine"] == 0
+
+
+def test_landing_the_same_file_twice_is_a_no_op(ledger: Ledger, tmp_path: Path) -> None:
+    land_plan(ledger, PLAN)
+    first = dict(ledger.table_counts())
+    copy = tmp_path / "same-content.yaml"
+    copy.write_bytes(PLAN.read_bytes())  # same bytes under another name: still the same input
+    land_plan(ledger, copy)
+    land_plan(ledger, PLAN)
+    assert dict(ledger.table_counts()) == first
+    assert first["plans"] == 1 and first["sources"] == 1
+    source_path, sha = ledger.con.execute("SELECT source_path, source_sha256 FROM plans").fetchone()
+    assert source_path == str(PLAN)
+    import hashlib
+
+    assert sha == hashlib.sha256(PLAN.read_bytes()).hexdigest()
+
+
+def test_changed_file_lands_again(ledger: Ledger, tmp_path: Path) -> None:
+    changed = tmp_path / "plan.yaml"
+    changed.write_text(PLAN.read_text().replace("gpu_hours: 2000", "gpu_hours: 2500"))
+    land_plan(ledger, PLAN)
+    land_plan(ledger, changed)
+    assert dict(ledger.table_counts())["plans"] == 2
+    (plan_json,) = ledger.query("ledger/latest_plan", campaign="demo-7b")[0][:1]
+    assert '"gpu_hours":"2500"' in plan_json.replace(" ", "")
+
+
+def test_quarantine_keeps_reason_and_line(ledger: Ledger) -> None:
+    with ledger.transaction():
+        source = ledger.begin_source(PLAN, "plan")
+        ledger.quarantine(source, 7, "main: {gpus: -8}", "main.gpus: must be positive")
+        ledger.finish_source(source, 0)
+    row = ledger.con.execute("SELECT source_line, raw, reason FROM quarantine").fetchone()
+    assert row == (7, "main: {gpus: -8}", "main.gpus: must be positive")
+    assert ledger.con.execute("SELECT rows_quarantined FROM sources").fetchone()[0] == 1
+
+
+def test_second_writer_gets_a_clear_error(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                f"""
+                import sys, time, duckdb
+                con = duckdb.connect({str(ledger_path)!r})
+                print("locked", flush=True)
+                sys.stdin.read()
+                """
+            ),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(LedgerBusyError, match=r"is in use by another process"):
+            Ledger.open(ledger_path)
+        proc = subprocess.run(
+            [sys.executable, "-m", "trainbudget", "--ledger", str(ledger_path), "ledger", "info"],
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 2
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1
+        assert f"ledger {ledger_path} is in use by another process" in lines[0]
+    finally:
+        holder.communicate("")
+    with Ledger.open(ledger_path) as book:  # still a good file afterwards
+        assert "sources" in dict(book.table_counts())
+
+
+def test_a_non_duckdb_file_is_a_clear_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "notes.duckdb"
+    bogus.write_text("this is not a database\n" * 100)
+    with pytest.raises(InputError, match=str(bogus)):
+        Ledger.open(bogus)
+
+
+def test_location_option_then_env_then_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRAINBUDGET_LEDGER", "/tmp/from-env.duckdb")
+    assert resolve_ledger_path("/tmp/opt.duckdb") == Path("/tmp/opt.duckdb")
+    assert resolve_ledger_path(None) == Path("/tmp/from-env.duckdb")
+    monkeypatch.delenv("TRAINBUDGET_LEDGER")
+    assert resolve_ledger_path(None) == Path("trainbudget.duckdb")
+
+
+def test_named_sql_takes_parameters_not_formatting(ledger: Ledger) -> None:
+    hostile = "x'); DROP TABLE sources; --"
+    assert ledger.query("ledger/find_source", kind=hostile, source_sha256=hostile) == []
+    assert "sources" in dict(ledger.table_counts())
