@@ -17,9 +17,14 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask]'; fi
 	touch $@
 
+# Tests also run PilotRecorder on a tiny CPU model: torch 2.13.0, the CPU wheel where the
+# machine's wheelhouse has it (about 1.5 min). Elsewhere set
+# TORCH_PIP_ARGS='--extra-index-url https://download.pytorch.org/whl/cpu' to avoid the CUDA build.
+TORCH_SPEC     ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
 $(VENV)/.installed-dev: $(VENV)/.installed
-	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask,dev]'; \
-	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask,dev]'; fi
+	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS); \
+	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS); fi
 	touch $@
 
 demo: $(VENV)/.installed

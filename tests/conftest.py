@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ FIXTURES = Path(os.environ.get("TRAINBUDGET_FIXTURES", REPO_ROOT.parent / "share
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
+# Tests never touch the user's ~/.prefect: a private Prefect home unless CI gives one.
+os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="trainbudget-prefect-home-"))
 
 
 @pytest.fixture
@@ -67,3 +70,12 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    """One Prefect test API (temporary database) for the whole session: it takes ~10 s to start."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        yield

@@ -36,7 +36,37 @@ def test_nothing_under_src_imports_prefect_or_flows() -> None:
 QUICK_COMMANDS = [
     ["--help"],
     ["--version"],
+    ["fit", "--help"],
     ["ledger", "info", "--json"],
+    ["reconcile", "--help"],
+    [
+        *("estimate", "--params", "7e9", "--tokens", "1e11", "--gpus", "8"),
+        *("--gpu", "A100-80GB", "--mfu", "0.4", "--price", "1.50", "--json"),
+    ],
+    [
+        "admit",
+        "--estimated-gpu-hours",
+        "18.5",
+        "--budget-gpu-hours",
+        "23",
+        "--expected-interruptions",
+        "2",
+        "--json",
+    ],
+    ["decisions", "--json"],
+    ["stop-rules", "--wall-hours", "10", "--spent-usd", "5", "--max-wall-hours", "8", "--json"],
+    [
+        *("decide", "--params", "7e9", "--tokens", "1e11", "--gpus", "8", "--gpu-tflops", "312"),
+        *("--mfu", "0.4", "--price", "1.50", "--gain", "0.05", "--gain-uncertainty", "0.02"),
+        *("--min-gain", "0.03", "--json"),
+    ],
+    ["pilot", "--help"],
+    ["demo", "--help"],
+    ["serve", "--help"],
+    [
+        *("trace", str(REPO_ROOT.parent / "shared/fixtures/traces/hta_amd_mi250")),
+        *("--gpu", "A100-80GB", "--json"),
+    ],
 ]
 
 

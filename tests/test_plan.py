@@ -80,3 +80,13 @@ def test_a_plan_that_is_not_a_mapping() -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"nope.yaml: cannot read plan"):
         load_plan(tmp_path / "nope.yaml")
+
+
+def test_duplicate_key_is_refused_not_last_wins() -> None:
+    with pytest.raises(InputError, match=r"^plan.yaml:9: main.hours: duplicate key$"):
+        parse_plan(GOOD.replace("  hours: 120\n", "  hours: 120\n  hours: 12\n"), "plan.yaml")
+
+
+def test_negative_decimal_says_positive_not_integer() -> None:
+    with pytest.raises(InputError, match=r"^plan.yaml:8: main.hours: must be positive, got -120$"):
+        parse_plan(GOOD.replace("  hours: 120", "  hours: -120"), "plan.yaml")

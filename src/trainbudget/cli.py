@@ -13,7 +13,17 @@ from typing import Annotated
 import typer
 
 from trainbudget import __version__
+from trainbudget.commands import decide as decide_commands
+from trainbudget.commands import demo as demo_commands
+from trainbudget.commands import estimate as estimate_commands
+from trainbudget.commands import fit as fit_commands
+from trainbudget.commands import gates as gates_commands
 from trainbudget.commands import ledger as ledger_commands
+from trainbudget.commands import pilot as pilot_commands
+from trainbudget.commands import reconcile as reconcile_commands
+from trainbudget.commands import serve as serve_commands
+from trainbudget.commands import stop_rules as stop_rules_commands
+from trainbudget.commands import trace as trace_commands
 from trainbudget.errors import InputError
 
 app = typer.Typer(
@@ -53,6 +63,18 @@ def _global_options(
 
 
 app.add_typer(ledger_commands.app, name="ledger")
+app.command("admit")(gates_commands.admit)
+app.command("decisions")(gates_commands.decisions)
+app.command("decide")(decide_commands.decide)
+app.command("stop-rules")(stop_rules_commands.stop_rules)
+app.command("estimate")(estimate_commands.estimate)
+app.command("campaign")(estimate_commands.campaign)
+app.command("fit")(fit_commands.fit)
+app.command("pilot")(pilot_commands.pilot)
+app.command("trace")(trace_commands.trace)
+app.command("reconcile")(reconcile_commands.reconcile)
+app.command("demo")(demo_commands.demo)
+app.command("serve")(serve_commands.serve)
 
 
 def main(argv: list[str] | None = None) -> int:

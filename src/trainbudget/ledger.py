@@ -112,6 +112,8 @@ class Ledger:
             raise InputError(f"ledger {resolved}: cannot open: {_first_line(exc)}") from None
         except duckdb.Error as exc:
             raise InputError(f"ledger {resolved}: not a DuckDB file ({_first_line(exc)})") from None
+        # DuckDB draws a progress bar on stdout for long queries; that would break --json.
+        con.execute("SET enable_progress_bar = false")
         ledger = cls(resolved, con)
         if migrate:
             ledger.migrate()

@@ -31,7 +31,11 @@ def _to_jsonable(value: Any) -> Any:
 
 def dumps(payload: Any, *, indent: bool = False) -> bytes:
     """Serialise to JSON bytes; Decimal and Fraction as numbers, paths as strings."""
-    option = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+    option = orjson.OPT_NON_STR_KEYS
+    # OPT_SERIALIZE_NUMPY makes orjson import numpy (~0.25 s); a numpy value can only exist
+    # if numpy is already loaded, so ask for it only then (keeps `estimate --json` quick).
+    if "numpy" in sys.modules:
+        option |= orjson.OPT_SERIALIZE_NUMPY
     if indent:
         option |= orjson.OPT_INDENT_2
     return orjson.dumps(payload, default=_to_jsonable, option=option)

@@ -14,6 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from trainbudget.errors import InputError
+from trainbudget.gates.policy import Gates
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -21,8 +22,9 @@ if TYPE_CHECKING:
 # Integers are strict (true and "8" are not 8); decimals accept any finite number.
 PositiveInt = Annotated[int, Field(gt=0, strict=True)]
 NonNegativeInt = Annotated[int, Field(ge=0, strict=True)]
-PositiveDecimal = Annotated[Decimal, Field(gt=0, allow_inf_nan=False)]
-NonNegativeDecimal = Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
+# Decimal bounds are Decimal so error messages can tell "positive" from "a positive integer".
+PositiveDecimal = Annotated[Decimal, Field(gt=Decimal(0), allow_inf_nan=False)]
+NonNegativeDecimal = Annotated[Decimal, Field(ge=Decimal(0), allow_inf_nan=False)]
 
 
 class _Section(BaseModel):
@@ -63,6 +65,8 @@ class MainRun(_Section):
     n_layers: PositiveInt | None = None
     d_model: PositiveInt | None = None
     seq_len: PositiveInt | None = None
+    model_class: Literal["dense", "moe", "cnn", "snn"] = "dense"  # class-default MFU
+    precision: Literal["fp32", "tf32", "bf16", "fp16", "fp8"] = "bf16"  # catalog peak
 
     @model_validator(mode="after")
     def _hours_or_derivation(self) -> MainRun:
@@ -122,6 +126,36 @@ class Sensitivity(_Section):
     )
 
 
+class CheckpointCadence(_Section):
+    """Inputs of the checkpoint-interval model (estimate/cadence.py): times in minutes."""
+
+    write_minutes: PositiveDecimal
+    restart_minutes: NonNegativeDecimal = Decimal(0)
+    mtbf_hours_per_gpu: PositiveDecimal | None = None
+    mtbf_hours_per_node: PositiveDecimal | None = None
+    gpus_per_node: PositiveInt = 8
+    size_gb: NonNegativeDecimal | None = None
+    keep_last: PositiveInt = 2
+
+    @model_validator(mode="after")
+    def _one_mtbf(self) -> CheckpointCadence:
+        if (self.mtbf_hours_per_gpu is None) == (self.mtbf_hours_per_node is None):
+            raise ValueError("give exactly one of mtbf_hours_per_gpu or mtbf_hours_per_node")
+        return self
+
+
+class CapacityChoice(_Section):
+    """A capacity option for the main run (estimate/capacity.py); no mtbf = never interrupted."""
+
+    name: str
+    gpu_hour_usd: NonNegativeDecimal
+    mtbf_hours: PositiveDecimal | None = None
+    restart_minutes: NonNegativeDecimal = Decimal(0)
+    write_minutes: NonNegativeDecimal = Decimal(0)
+    checkpointing: bool = True
+    delay_usd_per_day: NonNegativeDecimal = Decimal(0)
+
+
 class Plan(_Section):
     """A training campaign plan (see DESIGN.md, "Campaign plan")."""
 
@@ -136,6 +170,9 @@ class Plan(_Section):
     diagnostics: list[JobGroup] = Field(default_factory=list)
     checkpoints: Checkpoints | None = None
     sensitivity: Sensitivity = Field(default_factory=Sensitivity)
+    cadence: CheckpointCadence | None = None
+    capacity: list[CapacityChoice] = Field(default_factory=list)
+    gates: Gates | None = None  # thresholds for admission, stop rules, ... (gates/policy.py)
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -178,6 +215,7 @@ def parse_plan(text: str, source: str = "<plan>") -> Plan:
         raise InputError(f"{source}{line}: not valid YAML: {problem}") from None
     if not isinstance(data, dict):
         raise InputError(f"{source}:1: a plan must be a YAML mapping of sections")
+    _reject_duplicate_keys(root, source)
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
@@ -186,6 +224,21 @@ def parse_plan(text: str, source: str = "<plan>") -> Plan:
         line = _line_of(root, loc)
         field = ".".join(str(part) for part in loc) or "(plan)"
         raise InputError(f"{source}:{line}: {field}: {_describe(error)}") from None
+
+
+def _reject_duplicate_keys(node: yaml.Node | None, source: str, path: str = "") -> None:
+    """YAML keeps the last of two equal keys; in a budget that is a silent change, so refuse."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key, value in node.value:
+            name = f"{path}.{key.value}" if path else str(key.value)
+            if key.value in seen:
+                raise InputError(f"{source}:{key.start_mark.line + 1}: {name}: duplicate key")
+            seen.add(key.value)
+            _reject_duplicate_keys(value, source, name)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _reject_duplicate_keys(item, source, f"{path}.{index}")
 
 
 def _describe(error: Any) -> str:
@@ -198,7 +251,7 @@ def _describe(error: Any) -> str:
     if kind in {"greater_than", "greater_than_equal", "less_than_equal", "less_than"}:
         bound = ctx.get("gt", ctx.get("ge", ctx.get("le", ctx.get("lt"))))
         if kind == "greater_than" and bound == 0:
-            noun = "a positive integer" if isinstance(found, int) else "positive"
+            noun = "positive" if isinstance(bound, Decimal) else "a positive integer"
             return f"must be {noun}, got {found}"
         words = {
             "greater_than": "greater than",
@@ -230,9 +283,7 @@ def _line_of(root: yaml.Node | None, loc: tuple[Any, ...]) -> int:
                     child, line = value, key.start_mark.line + 1
                     break
         elif (
-            isinstance(node, yaml.SequenceNode)
-            and isinstance(part, int)
-            and part < len(node.value)
+            isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value)
         ):
             child = node.value[part]
             line = child.start_mark.line + 1

@@ -1,0 +1,7 @@
+-- in: progress_events   params: none
+-- out: job_id, time (epoch s), event, step, resumed_from_step, accepted: every distinct event
+--      (an event landed twice from two files counts once), in time order.
+SELECT DISTINCT job_id, CAST(floor(epoch(event_time)) AS BIGINT) AS t, event, step,
+       resumed_from_step, accepted
+FROM progress_events
+ORDER BY t, job_id;

@@ -1,0 +1,296 @@
+"""`trainbudget decide`: is a run's predicted gain worth its dollar cost? (seed 004)
+
+The run is priced by the estimator from the same options as `trainbudget estimate`; the gain
+is given directly (--gain with --gain-uncertainty or --gain-low/--gain-high) or read from a
+scaling fit's JSON (--fit, from `trainbudget fit --json`) against --baseline-loss. The verdict
+is recorded in the ledger's decisions table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.errors import InputError
+
+
+def _opt(flag: str, help_text: str, metavar: str = "X") -> Any:
+    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
+
+
+def decide(
+    ctx: typer.Context,
+    params: Annotated[str, _opt("--params", "Parameter count N, e.g. 7e9.", "N")],
+    tokens: Annotated[str, _opt("--tokens", "Training tokens T, e.g. 1e11.", "T")],
+    gpus: Annotated[str, _opt("--gpus", "Number of accelerators.", "G")],
+    price: Annotated[str, _opt("--price", "Dollars per GPU-hour.", "USD")],
+    min_gain: Annotated[
+        str,
+        _opt("--min-gain", "Smallest gain with a concrete benefit (same units as the gain)."),
+    ],
+    gpu: Annotated[str | None, _opt("--gpu", "Catalog name, e.g. A100-80GB.", "NAME")] = None,
+    gpu_tflops: Annotated[
+        str | None, _opt("--gpu-tflops", "Dense peak TFLOP/s of one GPU.", "TFLOPS")
+    ] = None,
+    precision: Annotated[str, typer.Option("--precision", help="fp32, tf32, bf16, fp16, fp8.")] = (
+        "bf16"
+    ),
+    mfu: Annotated[str | None, _opt("--mfu", "Model FLOPs utilisation in (0, 1].", "M")] = None,
+    model_class: Annotated[
+        str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
+    ] = "dense",
+    gain: Annotated[
+        str | None, _opt("--gain", "Predicted gain over the baseline (positive is better).")
+    ] = None,
+    gain_uncertainty: Annotated[
+        str | None, _opt("--gain-uncertainty", "± uncertainty of --gain.")
+    ] = None,
+    gain_low: Annotated[str | None, _opt("--gain-low", "Low end of the gain's interval.")] = None,
+    gain_high: Annotated[
+        str | None, _opt("--gain-high", "High end of the gain's interval.")
+    ] = None,
+    gain_source: Annotated[
+        str, typer.Option("--gain-source", help="Where the gain comes from.")
+    ] = "given",
+    fit: Annotated[
+        Path | None,
+        typer.Option("--fit", help="JSON of `trainbudget fit --json` at the target scale."),
+    ] = None,
+    baseline_loss: Annotated[
+        str | None, _opt("--baseline-loss", "Loss of the model to beat (with --fit).")
+    ] = None,
+    competing: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--competing",
+            help="A competing proposal NAME:GAIN:COST_USD (repeatable).",
+            metavar="NAME:GAIN:USD",
+        ),
+    ] = None,
+    teacher_params: Annotated[
+        str | None, _opt("--teacher-params", "Teacher parameter count, to price distillation.")
+    ] = None,
+    shorter_fraction: Annotated[
+        str, _opt("--shorter-fraction", "Token fraction of the shorter run (30B of 100B: 0.3).")
+    ] = "0.3",
+    campaign: Annotated[str | None, typer.Option("--campaign", help="Campaign id.")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being judged.")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
+    from trainbudget.commands.gates import parse_amount
+    from trainbudget.estimate.run_report import build_estimate, parse_number
+    from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.gates.decision import decide_run
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit
+
+    estimate = build_estimate(
+        params=params,
+        tokens=tokens,
+        gpus=gpus,
+        price=price,
+        gpu=gpu,
+        gpu_tflops=gpu_tflops,
+        precision=precision,
+        mfu=mfu,
+        model_class=model_class,
+    )
+    predicted, law, baseline = _predicted_gain(
+        gain, gain_uncertainty, gain_low, gain_high, gain_source, fit, baseline_loss, parse_number
+    )
+    if law is not None:
+        _check_fit_scale(fit, law, baseline - predicted.value, estimate)
+    proposals = [_competing(text) for text in competing or []]
+    floor = parse_amount("--min-gain", min_gain)
+    fraction = parse_amount("--shorter-fraction", shorter_fraction)
+    if fraction is None or not 0 < fraction < 1:
+        raise InputError(f"--shorter-fraction: must be between 0 and 1, got {shorter_fraction}")
+    teacher = parse_amount("--teacher-params", teacher_params)
+    if teacher is not None and teacher <= 0:
+        raise InputError(f"--teacher-params: must be positive, got {teacher_params}")
+
+    outcome = decide_run(estimate["dollar_cost"], predicted, floor, proposals)
+    shape = RunShape(
+        estimate["params"],
+        estimate["tokens"],
+        estimate["gpus"],
+        estimate["peak_flops_per_second"],
+        estimate["mfu"],
+        estimate["price_usd_per_gpu_hour"],
+    )
+    options = cheaper_alternatives(
+        shape,
+        shorter_fraction=fraction,
+        teacher_params=teacher,
+        competing=proposals,
+        law=law,
+        baseline_loss=baseline,
+    )
+    inputs = {**outcome.inputs, "estimate": estimate, "fit": str(fit) if fit else None}
+    details = {**outcome.details, "alternatives": [vars(a) for a in options]}
+    recorded = type(outcome)(
+        outcome.gate, outcome.outcome, outcome.reason, outcome.sentence, inputs, details
+    )
+    with Ledger.open(ledger_path(ctx, ledger)) as book:
+        decision_id = record_decision(book, recorded, campaign_id=campaign, run_id=run_id)
+
+    payload = {
+        "verdict": outcome.outcome,
+        "reason": outcome.reason,
+        "sentence": outcome.sentence,
+        "cost_usd": estimate["dollar_cost"],
+        "gpu_hours": estimate["gpu_hours"],
+        "wall_days": estimate["wall_days"],
+        "predicted_gain": {
+            "value": predicted.value,
+            "low": predicted.low,
+            "high": predicted.high,
+            "uncertainty": predicted.uncertainty,
+            "source": predicted.source,
+        },
+        "min_gain": floor,
+        "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
+        "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
+        "clears_min_gain": outcome.details["clears_min_gain"],
+        "blocks_better_work": outcome.details["blocks_better_work"],
+        "better_work": outcome.details["better_work"],
+        "alternatives": details["alternatives"],
+        "decision_id": decision_id,
+    }
+    emit(payload, as_json, lambda console: _render(console, payload))
+
+
+def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss, parse_number):
+    """The PredictedGain from flags or from a fit's JSON; also the fitted law and baseline."""
+    from trainbudget.gates.decision import PredictedGain
+
+    if fit is not None:
+        if gain is not None:
+            raise InputError("--gain: give either --gain or --fit, not both")
+        base = parse_number("--baseline-loss", baseline_loss)
+        if base is None:
+            raise InputError("--baseline-loss: required with --fit (the loss the run must beat)")
+        data = _read_fit(fit)
+        interval = data.get("predicted_loss_interval")
+        if not isinstance(interval, list) or len(interval) != 2:
+            raise InputError(
+                f"{fit}: predicted_loss_interval: missing; run `trainbudget fit` with --bootstrap"
+            )
+        predicted = PredictedGain.from_loss(
+            base,
+            _number(fit, "predicted_loss", data.get("predicted_loss")),
+            (_number(fit, "predicted_loss_interval", v) for v in interval),
+            f"scaling fit {fit.name}",
+        )
+        law = data.get("params") if isinstance(data.get("params"), dict) else None
+        if law is not None and not {"E", "A", "B", "alpha", "beta"} <= law.keys():
+            law = None
+        return predicted, law, base
+    value = parse_number("--gain", gain)
+    if value is None:
+        raise InputError("--gain: required (or --fit with --baseline-loss)")
+    if uncertainty is not None:
+        if low is not None or high is not None:
+            raise InputError("--gain-uncertainty: give it or --gain-low/--gain-high, not both")
+        spread = parse_number("--gain-uncertainty", uncertainty)
+        return PredictedGain.plus_minus(value, spread, source), None, None
+    if low is None or high is None:
+        raise InputError(
+            "--gain-uncertainty: required (or both --gain-low and --gain-high); a gain without "
+            "its uncertainty cannot be judged"
+        )
+    return (
+        PredictedGain(
+            value, parse_number("--gain-low", low), parse_number("--gain-high", high), source
+        ),
+        None,
+        None,
+    )
+
+
+def _read_fit(path: Path) -> dict[str, Any]:
+    import orjson
+
+    try:
+        data = orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read fit result: {exc.strerror}") from None
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a fit result must be a JSON object")
+    return data
+
+
+def _number(path: Path, key: str, value: Any):
+    from decimal import Decimal
+
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{path}: {key}: must be a number, got {value!r}")
+    return Decimal(repr(value))
+
+
+def _competing(text: str):
+    from trainbudget.estimate.run_report import parse_number
+    from trainbudget.gates.decision import CompetingWork
+
+    parts = text.rsplit(":", 2)
+    if len(parts) != 3 or not parts[0].strip():
+        raise InputError(f"--competing: expected NAME:GAIN:COST_USD, got {text!r}")
+    name, gain, cost = parts
+    cost_usd = parse_number("--competing cost", cost)
+    if cost_usd is None or cost_usd <= 0:
+        raise InputError(f"--competing: cost must be positive dollars, got {cost!r} in {text!r}")
+    return CompetingWork(name.strip(), parse_number("--competing gain", gain), cost_usd)
+
+
+def _render(console, payload: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from trainbudget.output import fmt_number
+
+    colour = {"run": "green", "defer": "yellow"}.get(payload["verdict"], "red")
+    console.print(f"[bold {colour}]{payload['verdict'].upper()}[/] {escape(payload['sentence'])}")
+    table = Table(title="cheaper alternatives (priced by the estimator)")
+    for column in ("alternative", "GPU-hours", "cost", "gain", "gain per $1k"):
+        table.add_column(column, justify="left" if column == "alternative" else "right")
+    for alt in payload["alternatives"]:
+        table.add_row(
+            alt["name"],
+            _shown(alt["gpu_hours"], lambda v: fmt_number(v, 0)),
+            _shown(alt["cost_usd"], lambda v: f"${fmt_number(v)}"),
+            _shown(alt["predicted_gain"], lambda v: f"{float(v):.4g}"),
+            _shown(alt["gain_per_1000_usd"], lambda v: f"{float(v):.3g}"),
+        )
+    console.print(table)
+    for alt in payload["alternatives"]:
+        console.print(f"  {alt['name']}: {escape(alt['description'])}; {escape(alt['note'])}")
+    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+
+
+def _shown(value: Any, fmt: Any) -> str:
+    return "-" if value is None else fmt(value)
+
+
+def _check_fit_scale(fit: Path, law: dict[str, float], predicted_loss: Any, estimate: dict) -> None:
+    """Warn when the fit's predicted loss is not the law's loss at --params/--tokens: the fit
+    was then run for another target scale than the run being judged."""
+    from trainbudget.output import warn
+
+    at_run = (
+        law["E"]
+        + law["A"] / float(estimate["params"]) ** law["alpha"]
+        + law["B"] / float(estimate["tokens"]) ** law["beta"]
+    )
+    if abs(at_run - float(predicted_loss)) > 1e-6 * max(abs(at_run), 1.0):
+        warn(
+            f"{fit}: predicted_loss {float(predicted_loss):.6g} is not the fitted law's loss at "
+            f"--params/--tokens ({at_run:.6g}); was the fit run for another target scale?"
+        )

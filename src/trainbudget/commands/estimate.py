@@ -1,0 +1,134 @@
+"""`trainbudget estimate` (one run) and `trainbudget campaign PLAN.yaml` (a whole campaign).
+
+`estimate` is the quick path: it imports only the estimator and writes to the ledger only when
+given `--run-id` (then it opens DuckDB). `campaign` reads a plan file and prices every line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+
+
+def estimate(
+    ctx: typer.Context,
+    params: Annotated[
+        str, typer.Option("--params", help="Parameter count N, e.g. 7e9.", show_default=False)
+    ],
+    tokens: Annotated[
+        str, typer.Option("--tokens", help="Training tokens T, e.g. 1e11.", show_default=False)
+    ],
+    gpus: Annotated[
+        str, typer.Option("--gpus", help="Number of accelerators.", show_default=False)
+    ],
+    price: Annotated[
+        str, typer.Option("--price", help="Dollars per GPU-hour.", show_default=False)
+    ],
+    gpu: Annotated[
+        str | None,
+        typer.Option("--gpu", help="Catalog name, e.g. A100-80GB (see docs/estimate.md)."),
+    ] = None,
+    gpu_tflops: Annotated[
+        str | None,
+        typer.Option("--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog."),
+    ] = None,
+    precision: Annotated[
+        str, typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.")
+    ] = "bf16",
+    mfu: Annotated[
+        str | None,
+        typer.Option("--mfu", help="Model FLOPs utilisation in (0, 1]; default by --model-class."),
+    ] = None,
+    model_class: Annotated[
+        str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
+    ] = "dense",
+    method: Annotated[
+        str, typer.Option("--method", help="FLOPs method: 6nt, attention, recompute or moe.")
+    ] = "6nt",
+    active_params: Annotated[
+        str | None, typer.Option("--active-params", help="Active parameters (moe method).")
+    ] = None,
+    n_layers: Annotated[int | None, typer.Option("--n-layers", help="Transformer layers.")] = None,
+    d_model: Annotated[int | None, typer.Option("--d-model", help="Hidden size.")] = None,
+    seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
+    heads: Annotated[int | None, typer.Option("--heads", help="Attention heads (memory).")] = None,
+    micro_batch: Annotated[
+        int | None,
+        typer.Option("--micro-batch", help="Per-GPU micro-batch: adds the memory check."),
+    ] = None,
+    recompute: Annotated[
+        str, typer.Option("--recompute", help="Activation recomputation: none, selective, full.")
+    ] = "none",
+    zero_stage: Annotated[int, typer.Option("--zero-stage", help="ZeRO stage 0-3.")] = 0,
+    tensor_parallel: Annotated[int, typer.Option("--tp", help="Tensor-parallel degree.")] = 1,
+    run_id: Annotated[
+        str | None,
+        typer.Option("--run-id", help="Land this estimate in the ledger under this run id."),
+    ] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
+    from trainbudget.estimate.run_report import build_estimate, render_estimate
+    from trainbudget.output import emit, warn
+
+    payload = build_estimate(
+        params=params,
+        tokens=tokens,
+        gpus=gpus,
+        price=price,
+        gpu=gpu,
+        gpu_tflops=gpu_tflops,
+        precision=precision,
+        mfu=mfu,
+        model_class=model_class,
+        method=method,
+        active_params=active_params,
+        n_layers=n_layers,
+        d_model=d_model,
+        seq_len=seq_len,
+        heads=heads,
+        micro_batch=micro_batch,
+        recompute=recompute,
+        zero_stage=zero_stage,
+        tensor_parallel=tensor_parallel,
+    )
+    if run_id is not None:
+        from trainbudget.estimate.record import record_estimate
+
+        payload["ledger"] = str(record_estimate(ledger_path(ctx, ledger), run_id, payload))
+    for message in payload["warnings"]:
+        warn(message)
+    emit(payload, as_json, lambda console: render_estimate(console, payload))
+
+
+def campaign(
+    ctx: typer.Context,
+    plan_file: Annotated[Path, typer.Argument(help="Campaign plan YAML.", show_default=False)],
+    record: Annotated[
+        bool, typer.Option("--record", help="Land the plan and its campaign lines in the ledger.")
+    ] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
+    from trainbudget.estimate.campaign import campaign_estimate
+    from trainbudget.estimate.campaign_render import campaign_payload, render_campaign
+    from trainbudget.output import emit, warn
+    from trainbudget.plan import load_plan
+
+    plan = load_plan(plan_file)
+    result = campaign_estimate(plan)
+    payload = campaign_payload(result)
+    if record:
+        from trainbudget.estimate.record import record_campaign
+
+        path = record_campaign(ledger_path(ctx, ledger), plan_file, payload)
+        payload["ledger"] = str(path)
+    for message in payload["warnings"]:
+        warn(message)
+    emit(payload, as_json, lambda console: render_campaign(console, payload))

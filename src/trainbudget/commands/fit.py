@@ -1,0 +1,134 @@
+"""`trainbudget fit ABLATIONS.csv --target-params N --target-tokens T`: scaling-law fit.
+
+Fits L(N, D) = E + A/N^α + B/D^β to small ablations (Hoffmann et al. 2022, Approach 3),
+bootstraps intervals, predicts the loss (and the gain over a baseline) at the target, gives
+the compute-optimal split of the budget, lands everything in the ledger, optionally plots.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+
+
+def fit(
+    ctx: typer.Context,
+    ablations: Annotated[
+        Path, typer.Argument(help="CSV of ablation results: params, tokens (or FLOPs), loss.")
+    ],
+    target_params: Annotated[
+        float,
+        typer.Option("--target-params", help="Parameters N of the run to predict, e.g. 7e9."),
+    ],
+    target_tokens: Annotated[
+        float, typer.Option("--target-tokens", help="Training tokens D of that run, e.g. 1.4e11.")
+    ],
+    baseline_loss: Annotated[
+        float | None,
+        typer.Option("--baseline-loss", help="Loss to beat; gives the predicted gain."),
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap resamples for the intervals.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    confidence: Annotated[
+        float, typer.Option("--confidence", help="Coverage of the percentile intervals.")
+    ] = 0.9,
+    budget_flops: Annotated[
+        float | None,
+        typer.Option(
+            "--budget-flops",
+            help="FLOP budget for the compute-optimal split (default 6·N·D of the target).",
+        ),
+    ] = None,
+    params_column: Annotated[
+        str, typer.Option("--params-column", help="Column holding parameters N.")
+    ] = "params",
+    tokens_column: Annotated[
+        str, typer.Option("--tokens-column", help="Column holding training tokens D.")
+    ] = "tokens",
+    flops_column: Annotated[
+        str | None,
+        typer.Option("--flops-column", help="Column holding training FLOPs C; tokens = C / (6·N)."),
+    ] = None,
+    loss_column: Annotated[str, typer.Option("--loss-column", help="Column holding the loss.")] = (
+        "loss"
+    ),
+    drop_highest_loss: Annotated[
+        int,
+        typer.Option(
+            "--drop-highest-loss",
+            help="Set aside the K highest-loss points as outliers (the Chinchilla replication "
+            "uses 5).",
+        ),
+    ] = 0,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG of the fit to this path.")
+    ] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Fit a scaling law to ablations and predict the loss at the target scale, with intervals."""
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit, warn
+    from trainbudget.scaling.analysis import analyse_ablations
+    from trainbudget.scaling.land import land_analysis
+    from trainbudget.scaling.load import AblationColumns, read_ablations
+
+    columns = AblationColumns(
+        params=params_column, tokens=tokens_column, loss=loss_column, flops=flops_column
+    )
+    points = read_ablations(ablations, columns, drop_highest_loss)
+    analysis = analyse_ablations(
+        points,
+        target_params,
+        target_tokens,
+        baseline_loss=baseline_loss,
+        resamples=bootstrap,
+        seed=seed,
+        confidence=confidence,
+        budget_flops=budget_flops,
+    )
+    options = {
+        "columns": {
+            "params": params_column,
+            "tokens": None if flops_column else tokens_column,
+            "flops": flops_column,
+            "loss": loss_column,
+        },
+        "drop_highest_loss": drop_highest_loss,
+        "target_params": target_params,
+        "target_tokens": target_tokens,
+        "baseline_loss": baseline_loss,
+        "bootstrap": bootstrap,
+        "seed": seed,
+        "confidence": confidence,
+        "budget_flops": budget_flops,
+    }
+    with Ledger.open(ledger_path(ctx, ledger)) as book:
+        fit_id, landed = land_analysis(book, analysis, options)
+        ledger_file = str(book.path)
+    plot_path = None
+    if plot is not None:
+        from trainbudget.scaling.plot import plot_fit
+
+        plot_path = str(plot_fit(analysis, plot))
+    for message in analysis.warnings:
+        warn(message)
+    payload = {
+        "file": str(ablations),
+        **analysis.payload(),
+        "plot": plot_path,
+        "ledger": {"path": ledger_file, "fit_id": fit_id, "landed": landed},
+    }
+
+    def render(console):
+        from trainbudget.scaling.render import render_analysis
+
+        render_analysis(console, payload)
+
+    emit(payload, as_json, render)

@@ -1,0 +1,269 @@
+"""`trainbudget admit` (may a run start?) and `trainbudget decisions` (the audit trail).
+
+Every verdict `admit` gives is written to the ledger's decisions table, in one transaction
+with the plan it read (when --plan is given). A defer is a success: exit 0.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.errors import InputError
+
+
+def parse_amount(flag: str, text: str | None) -> Decimal | None:
+    """A non-negative finite number from a flag, exactly; InputError naming the flag."""
+    if text is None:
+        return None
+    try:
+        number = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise InputError(f"{flag}: must be a number, got {text!r}") from None
+    if not number.is_finite():
+        raise InputError(f"{flag}: must be a finite number, got {text!r}")
+    if number < 0:
+        raise InputError(f"{flag}: must be zero or more, got {text}")
+    return number
+
+
+def _hours(flag: str, help_text: str, **kw) -> object:
+    return typer.Option(flag, help=help_text, metavar="HOURS", show_default=False, **kw)
+
+
+def admit(
+    ctx: typer.Context,
+    estimated_gpu_hours: Annotated[
+        str, _hours("--estimated-gpu-hours", "The run's estimated GPU-hours.")
+    ],
+    expected_interruptions: Annotated[
+        str,
+        typer.Option(
+            "--expected-interruptions",
+            help="Interruptions expected during the run (a count, may be fractional).",
+            metavar="K",
+            show_default=False,
+        ),
+    ],
+    budget_gpu_hours: Annotated[
+        str | None,
+        _hours("--budget-gpu-hours", "Approved GPU-hours (default: plan gates.admission)."),
+    ] = None,
+    no_checkpoint: Annotated[
+        bool, typer.Option("--no-checkpoint", help="The run cannot resume from a checkpoint.")
+    ] = False,
+    gpus: Annotated[
+        int | None, typer.Option("--gpus", help="Accelerators requested.", min=1)
+    ] = None,
+    memory_per_gpu_gb: Annotated[
+        str | None,
+        typer.Option(
+            "--memory-per-gpu-gb", help="Memory needed per accelerator, GB.", metavar="GB"
+        ),
+    ] = None,
+    runtime_hours: Annotated[
+        str | None,
+        _hours("--runtime-hours", "Wall-clock hours requested (default: estimate / --gpus)."),
+    ] = None,
+    data_snapshot: Annotated[
+        str | None, typer.Option("--data-snapshot", help="The data snapshot the run trains on.")
+    ] = None,
+    workload: Annotated[
+        str, typer.Option("--workload", help="experiment or retraining (scheduled).")
+    ] = "experiment",
+    priority: Annotated[str, typer.Option("--priority", help="normal or high.")] = "normal",
+    candidate: Annotated[
+        str, typer.Option("--candidate", help="exploratory or production.")
+    ] = "exploratory",
+    skip_full_evaluation: Annotated[
+        bool,
+        typer.Option(
+            "--skip-full-evaluation",
+            help="Skip full evaluation (exploratory only; the run then cannot be promoted).",
+        ),
+    ] = False,
+    max_gpus: Annotated[
+        int | None, typer.Option("--max-gpus", help="Queue limit: accelerators per run.", min=0)
+    ] = None,
+    max_memory_per_gpu_gb: Annotated[
+        str | None,
+        typer.Option(
+            "--max-memory-per-gpu-gb", help="Queue limit: GB per accelerator.", metavar="GB"
+        ),
+    ] = None,
+    max_runtime_hours: Annotated[
+        str | None, _hours("--max-runtime-hours", "Queue limit: wall-clock hours per run.")
+    ] = None,
+    require_data_snapshot: Annotated[
+        bool, typer.Option("--require-data-snapshot", help="Defer a run that names no snapshot.")
+    ] = False,
+    capacity_gpu_hours: Annotated[
+        str | None, _hours("--capacity-gpu-hours", "Queue capacity for the period.")
+    ] = None,
+    committed_gpu_hours: Annotated[
+        str | None, _hours("--committed-gpu-hours", "Capacity already reserved by admitted runs.")
+    ] = None,
+    retraining_reserve_gpu_hours: Annotated[
+        str | None,
+        _hours("--retraining-reserve-gpu-hours", "Capacity only scheduled retraining may use."),
+    ] = None,
+    plan: Annotated[
+        Path | None,
+        typer.Option("--plan", help="Read limits from the plan's gates.admission section."),
+    ] = None,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", help="Campaign id (default: the plan's).")
+    ] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being admitted.")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
+    from rich.markup import escape
+
+    from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_run
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit
+
+    for flag, value, allowed in (
+        ("--workload", workload, ("experiment", "retraining")),
+        ("--priority", priority, ("normal", "high")),
+        ("--candidate", candidate, ("exploratory", "production")),
+    ):
+        if value not in allowed:
+            raise InputError(f"{flag}: must be one of {', '.join(allowed)}, got {value!r}")
+
+    loaded_plan = None
+    limits = QueueLimits()
+    plan_budget = None
+    if plan is not None:
+        from trainbudget.plan import load_plan
+
+        loaded_plan = load_plan(plan)
+        if loaded_plan.gates is not None:
+            limits = loaded_plan.gates.admission.to_queue_limits()
+            plan_budget = loaded_plan.gates.admission.budget_gpu_hours
+    overrides = {
+        "max_gpus": max_gpus,
+        "max_memory_per_gpu_gb": parse_amount("--max-memory-per-gpu-gb", max_memory_per_gpu_gb),
+        "max_runtime_hours": parse_amount("--max-runtime-hours", max_runtime_hours),
+        "capacity_gpu_hours": parse_amount("--capacity-gpu-hours", capacity_gpu_hours),
+        "committed_gpu_hours": parse_amount("--committed-gpu-hours", committed_gpu_hours),
+        "retraining_reserve_gpu_hours": parse_amount(
+            "--retraining-reserve-gpu-hours", retraining_reserve_gpu_hours
+        ),
+        "require_data_snapshot": require_data_snapshot or None,
+    }
+    limits = QueueLimits(
+        **{
+            **vars(limits),
+            **{key: value for key, value in overrides.items() if value is not None},
+        }
+    )
+    budget = parse_amount("--budget-gpu-hours", budget_gpu_hours)
+    if budget is None:
+        budget = plan_budget
+    if budget is None:
+        raise InputError(
+            "--budget-gpu-hours: required (or set gates.admission.budget_gpu_hours in --plan)"
+        )
+    request = AdmissionRequest(
+        estimated_gpu_hours=parse_amount("--estimated-gpu-hours", estimated_gpu_hours),
+        budget_gpu_hours=budget,
+        expected_interruptions=parse_amount("--expected-interruptions", expected_interruptions),
+        checkpoint_supported=not no_checkpoint,
+        gpus=gpus,
+        memory_per_gpu_gb=parse_amount("--memory-per-gpu-gb", memory_per_gpu_gb),
+        runtime_hours=parse_amount("--runtime-hours", runtime_hours),
+        data_snapshot=data_snapshot,
+        workload=workload,
+        priority=priority,
+        candidate=candidate,
+        full_evaluation=not skip_full_evaluation,
+    )
+    outcome = admit_run(request, limits)
+    campaign_id = campaign or (loaded_plan.campaign if loaded_plan else None)
+
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        if plan is not None:
+            from trainbudget.plan import land_plan
+
+            land_plan(book, plan)
+        decision_id = record_decision(book, outcome, campaign_id=campaign_id, run_id=run_id)
+
+    payload = {
+        "state": outcome.outcome,
+        "reason": outcome.reason,
+        "reserved_gpu_hours": outcome.details["reserved_gpu_hours"],
+        "reasons": outcome.details["reasons"],
+        "sentence": outcome.sentence,
+        "promotable_on_completion": outcome.details["promotable_on_completion"],
+        "campaign": campaign_id,
+        "run_id": run_id,
+        "decision_id": decision_id,
+    }
+
+    def render(console) -> None:
+        colour = "green" if outcome.outcome == "admit" else "yellow"
+        console.print(
+            f"[bold {colour}]{outcome.outcome.upper()}[/] {escape(outcome.sentence)}",
+            soft_wrap=True,
+        )
+        for extra in payload["reasons"][1:]:
+            console.print(
+                f"  also [{colour}]{extra['reason']}[/]: {escape(extra['sentence'])}",
+                soft_wrap=True,
+            )
+        console.print(f"[dim]recorded as decision {decision_id} in the ledger[/dim]")
+
+    emit(payload, as_json, render)
+
+
+def decisions(
+    ctx: typer.Context,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", help="Only this campaign's decisions.")
+    ] = None,
+    gate: Annotated[
+        str | None, typer.Option("--gate", help="Only this gate (admission, decision, ...).")
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", help="Show at most the newest N decisions.", min=1)
+    ] = 1000,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
+    from rich.markup import escape
+
+    from trainbudget.gates.audit import list_decisions
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit
+
+    with Ledger.open(ledger_path(ctx, ledger)) as book:
+        rows = list_decisions(book, campaign_id=campaign, gate=gate, limit=limit)
+    payload = {"decisions": rows, "count": len(rows), "campaign": campaign}
+
+    def render(console) -> None:
+        # One entry per decision (not a table): the sentence is the point and must not wrap
+        # into a narrow column.
+        title = f"{len(rows)} decision(s)" + (f" for campaign {campaign}" if campaign else "")
+        console.print(f"[bold]{title}[/bold]")
+        for row in rows:
+            when = row["decided_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+            about = "/".join(part for part in (row["campaign_id"], row["run_id"]) if part)
+            code = f" ({row['reason']})" if row["reason"] else ""
+            console.print(
+                f"#{row['decision_id']} {when} {row['gate']}"
+                + (f" {escape('[' + about + ']')}" if about else "")
+                + f" [bold]{row['outcome']}[/bold]{code}"
+            )
+            console.print(f"    {escape(row['sentence'])}", soft_wrap=True)
+
+    emit(payload, as_json, render)

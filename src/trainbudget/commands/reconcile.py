@@ -1,0 +1,88 @@
+"""`trainbudget reconcile`: land scheduler records (and the optional joins), reconcile a week."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+
+FileList = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--sacct",
+        help="sacct export: --parsable2/--parsable text (any delimiter) or --json. Repeatable.",
+    ),
+]
+
+
+def reconcile(
+    ctx: typer.Context,
+    sacct: FileList = None,
+    registry: Annotated[
+        Path | None, typer.Option(help="Experiment registry (CSV or YAML).")
+    ] = None,
+    progress: Annotated[
+        Path | None, typer.Option(help="Application progress events (JSONL).")
+    ] = None,
+    manifest: Annotated[Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).")] = None,
+    plan: Annotated[
+        Path | None, typer.Option(help="Campaign plan YAML (default: the newest landed).")
+    ] = None,
+    week: Annotated[
+        str | None, typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).")
+    ] = None,
+    cluster_tz: Annotated[str, typer.Option(help="Zone sacct printed its times in.")] = "UTC",
+    cluster: Annotated[
+        str, typer.Option(help="Cluster name for exports without a Cluster field.")
+    ] = "default",
+    sacct_delimiter: Annotated[
+        str | None, typer.Option(help="sacct --delimiter (default: detected).")
+    ] = None,
+    sacct_format: Annotated[
+        str | None, typer.Option(help="Comma-separated sacct --format of a headerless export.")
+    ] = None,
+    live: Annotated[
+        bool, typer.Option("--live", help="Run sacct here (a login node) for the week.")
+    ] = False,
+    clock_tolerance_seconds: Annotated[
+        int, typer.Option(min=0, help="Scheduler vs application clock gap that flags a job.")
+    ] = 300,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit, warn
+    from trainbudget.reconcile.report import reconcile_payload, render_reconcile, write_json
+    from trainbudget.reconcile.run import ReconcileInputs, run_reconcile
+
+    inputs = ReconcileInputs(
+        sacct=list(sacct or []),
+        registry=registry,
+        progress=progress,
+        manifest=manifest,
+        plan=plan,
+        week=week,
+        cluster_tz=cluster_tz,
+        cluster=cluster,
+        sacct_delimiter=sacct_delimiter,
+        sacct_fields=[f.strip() for f in sacct_format.split(",")] if sacct_format else None,
+        live=live,
+        clock_tolerance_s=clock_tolerance_seconds,
+    )
+    with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
+        jobs_path = Path(tmp) / "jobs.json"
+        with Ledger.open(ledger_path(ctx, ledger)) as book:
+            result = run_reconcile(book, inputs, jobs_path)
+            payload = reconcile_payload(result)
+        for message in result.warnings:
+            warn(message)
+        if as_json:
+            write_json(payload, jobs_path, sys.stdout.buffer)
+        else:
+            emit(payload, False, lambda console: render_reconcile(console, payload, result))

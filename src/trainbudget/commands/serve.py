@@ -1,0 +1,92 @@
+"""`trainbudget serve`: serve both deployments from one process on a single machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+
+
+def serve(
+    ctx: typer.Context,
+    plan: Annotated[
+        Path | None, typer.Option("--plan", help="Campaign plan the weekly review uses.")
+    ] = None,
+    sacct: Annotated[
+        list[Path] | None, typer.Option("--sacct", help="sacct export(s) for the weekly review.")
+    ] = None,
+    live_sacct: Annotated[
+        bool, typer.Option("--live-sacct", help="Run sacct for the review week instead.")
+    ] = False,
+    registry: Annotated[Path | None, typer.Option("--registry")] = None,
+    progress: Annotated[Path | None, typer.Option("--progress")] = None,
+    manifest: Annotated[Path | None, typer.Option("--manifest")] = None,
+    cluster: Annotated[str, typer.Option("--cluster", help="Cluster name of sacct records.")] = (
+        "default"
+    ),
+    cluster_tz: Annotated[str, typer.Option("--cluster-tz")] = "UTC",
+    cron: Annotated[
+        str, typer.Option("--cron", help="Weekly review schedule (default Monday 06:00).")
+    ] = "0 6 * * 1",
+    timezone: Annotated[str, typer.Option("--timezone", help="Time zone of --cron.")] = "UTC",
+    demo: Annotated[
+        bool, typer.Option("--demo", help="Use the bundled demo data as the review's inputs.")
+    ] = False,
+    report_root: Annotated[Path, typer.Option("--report-root")] = Path("trainbudget-reports"),
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="At most this many flow runs at once.")
+    ] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
+    from trainbudget.commands._flows import load_flow_module
+    from trainbudget.errors import InputError
+    from trainbudget.ledger import resolve_ledger_path
+    from trainbudget.output import emit
+    from trainbudget.plan import load_plan
+
+    book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()
+    common = {"ledger": book, "report_root": report_root.resolve()}
+    if demo:
+        demo_run = load_flow_module("demo_run")
+        prelaunch, weekly = demo_run.demo_parameters(book.parent)
+        prelaunch |= common
+        weekly |= common
+    else:
+        if plan is None:
+            raise InputError("--plan: the weekly review needs a plan (or use --demo)")
+        load_plan(plan)  # a bad plan fails now, not at the first scheduled run
+        if not sacct and not live_sacct:
+            raise InputError("--sacct: give sacct exports, or --live-sacct (or use --demo)")
+        prelaunch = dict(common)
+        weekly = {
+            "plan": plan.resolve(),
+            "sacct": [p.resolve() for p in sacct or []],
+            "live_sacct": live_sacct,
+            "registry": registry.resolve() if registry else None,
+            "progress": progress.resolve() if progress else None,
+            "manifest": manifest.resolve() if manifest else None,
+            "cluster": cluster,
+            "cluster_tz": cluster_tz,
+            **common,
+        }
+    deployments_module = load_flow_module("deployments")
+    deployments = deployments_module.build_deployments(weekly, cron, timezone, prelaunch)
+    payload = {
+        "deployments": [f"{d.flow_name}/{d.name}" for d in deployments],
+        "weekly_schedule": {"cron": cron, "timezone": timezone},
+        "ledger": str(book),
+    }
+
+    def render(console):
+        console.print(
+            f"serving {', '.join(payload['deployments'])}; weekly review: {cron} "
+            f"({timezone}); ledger {book}. Stop with Ctrl-C."
+        )
+
+    emit(payload, as_json, render)
+    deployments_module.serve_deployments(deployments, limit=limit)

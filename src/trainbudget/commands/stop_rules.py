@@ -1,0 +1,153 @@
+"""`trainbudget stop-rules`: check a running job's progress against its declared stop rules.
+
+Rules come from the plan's `gates.stop_rules` (--plan) or from flags, and are validated as at
+declaration: an early-stop metric on the final holdout, or not among the development metrics,
+is refused (exit 2). The verdict is recorded in the ledger's decisions table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.errors import InputError
+
+
+def _opt(flag: str, help_text: str, metavar: str = "X") -> Any:
+    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
+
+
+def stop_rules(
+    ctx: typer.Context,
+    wall_hours: Annotated[str, _opt("--wall-hours", "Wall-clock hours the run has used.", "H")],
+    spent_usd: Annotated[str, _opt("--spent-usd", "Dollars the run has spent.", "USD")],
+    failed_steps: Annotated[
+        int, typer.Option("--failed-steps", help="Failed steps so far.", min=0)
+    ] = 0,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--metric",
+            help="A development metric's history NAME=v1,v2,... in evaluation order (repeatable).",
+            metavar="NAME=V1,V2",
+        ),
+    ] = None,
+    finished: Annotated[
+        bool, typer.Option("--finished", help="The run reached its planned end.")
+    ] = False,
+    plan: Annotated[
+        Path | None, typer.Option("--plan", help="Take the rules from gates.stop_rules.")
+    ] = None,
+    max_wall_hours: Annotated[
+        str | None, _opt("--max-wall-hours", "Maximum wall clock, hours.", "H")
+    ] = None,
+    spend_limit_usd: Annotated[str | None, _opt("--spend-limit-usd", "Spend limit.", "USD")] = None,
+    max_failed_steps: Annotated[
+        int | None, typer.Option("--max-failed-steps", help="Failed steps tolerated.")
+    ] = None,
+    early_stop_metric: Annotated[
+        str | None, typer.Option("--early-stop-metric", help="Development metric to watch.")
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", help="min or max (better is lower/higher).")] = (
+        "min"
+    ),
+    patience: Annotated[int, typer.Option("--patience", help="Evaluations without gain.")] = 3,
+    min_delta: Annotated[str, _opt("--min-delta", "Smallest change that counts as gain.")] = "0",
+    dev_metric: Annotated[
+        list[str] | None,
+        typer.Option("--dev-metric", help="A declared development metric (repeatable)."),
+    ] = None,
+    holdout_metric: Annotated[
+        list[str] | None,
+        typer.Option("--holdout-metric", help="A final holdout metric (repeatable)."),
+    ] = None,
+    campaign: Annotated[str | None, typer.Option("--campaign", help="Campaign id.")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being checked.")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
+    from rich.markup import escape
+
+    from trainbudget.commands.gates import parse_amount
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.gates.stop_rules import (
+        EarlyStop,
+        RunProgress,
+        declare_stop_rules,
+        evaluate_stop_rules,
+    )
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit, warn
+
+    histories = dict(_history(text) for text in metric or [])
+    if plan is not None:
+        from trainbudget.plan import load_plan
+
+        loaded = load_plan(plan)
+        section = loaded.gates.stop_rules if loaded.gates else None
+        if section is None:
+            raise InputError(f"{plan}: gates.stop_rules: the plan declares no stop rules")
+        rules = section.to_stop_rules()
+        campaign = campaign or loaded.campaign
+    else:
+        early = None
+        if early_stop_metric is not None:
+            early = EarlyStop(
+                early_stop_metric, mode, patience, parse_amount("--min-delta", min_delta)
+            )
+        rules = declare_stop_rules(
+            development_metrics=dev_metric or [],
+            holdout_metrics=holdout_metric or [],
+            max_wall_hours=parse_amount("--max-wall-hours", max_wall_hours),
+            spend_limit_usd=parse_amount("--spend-limit-usd", spend_limit_usd),
+            max_failed_steps=max_failed_steps,
+            early_stop=early,
+        )
+    progress = RunProgress(
+        parse_amount("--wall-hours", wall_hours),
+        parse_amount("--spent-usd", spent_usd),
+        failed_steps,
+        histories,
+        finished,
+    )
+    if rules.early_stop is not None and rules.early_stop.metric not in histories:
+        warn(
+            f"--metric: no history given for the early-stop metric {rules.early_stop.metric!r}; "
+            "early stopping was not checked"
+        )
+    outcome = evaluate_stop_rules(rules, progress)
+    with Ledger.open(ledger_path(ctx, ledger)) as book:
+        decision_id = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
+    payload = {
+        "outcome": outcome.outcome,
+        "reason": outcome.reason,
+        "sentence": outcome.sentence,
+        "artifact_state": outcome.details["artifact_state"],
+        "promotable": outcome.details["promotable"],
+        "decision_id": decision_id,
+    }
+
+    def render(console) -> None:
+        colour = "red" if outcome.outcome == "stop" else "green"
+        console.print(
+            f"[bold {colour}]{outcome.outcome.upper()}[/] {escape(outcome.sentence)}",
+            soft_wrap=True,
+        )
+        console.print(f"[dim]recorded as decision {decision_id} in the ledger[/dim]")
+
+    emit(payload, as_json, render)
+
+
+def _history(text: str) -> tuple[str, list[str]]:
+    """NAME=v1,v2,... → (NAME, [values]); values are checked as numbers by the gate."""
+    from trainbudget.estimate.run_report import parse_number
+
+    name, sep, values = text.partition("=")
+    if not sep or not name.strip():
+        raise InputError(f"--metric: expected NAME=V1,V2,..., got {text!r}")
+    parsed = [parse_number(f"--metric {name.strip()}", v) for v in values.split(",") if v.strip()]
+    return name.strip(), parsed

@@ -1,0 +1,332 @@
+"""A campaign plan priced line by line (seed 000): work classes, storage, sensitivity, ceiling.
+
+Lines are GPU-hours = jobs × GPUs × hours per work class; planned work and contingency (the
+explicit retry line) stay on separate lines; storage exposure is GB-months = count · size ·
+months, priced on its own line. The sensitivity grid replaces the retry line, never adds to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from trainbudget.errors import InputError
+from trainbudget.estimate.cadence import Cadence, checkpoint_cadence, job_mtbf_hours
+from trainbudget.estimate.capacity import CapacityCost, CapacityOption, compare_capacity
+from trainbudget.estimate.exact import Numeric, div, mul
+from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run
+from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
+
+if TYPE_CHECKING:
+    from trainbudget.plan import Plan
+
+MINUTES_PER_HOUR = 60
+
+
+@dataclass(frozen=True)
+class CampaignLine:
+    """One priced line: work class, name, planned or contingency, GPU-hours, dollars, arithmetic."""
+
+    work_class: str
+    name: str
+    kind: str
+    gpu_hours: Decimal
+    usd: Decimal
+    detail: str
+    gb_months: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class CeilingCheck:
+    """Planned GPU-hours (and dollars, if the plan caps them) against the approved ceiling."""
+
+    ceiling_gpu_hours: Decimal
+    planned_gpu_hours: Decimal
+    margin_gpu_hours: Decimal
+    margin_fraction: Decimal
+    within: bool
+    ceiling_usd: Decimal | None
+    total_usd: Decimal
+    within_usd: bool | None
+    worst_case_gpu_hours: Decimal
+    cases_over_ceiling: int
+
+
+@dataclass(frozen=True)
+class CampaignEstimate:
+    """Everything `trainbudget campaign` reports for one plan."""
+
+    campaign: str
+    unit_of_progress: str
+    gpu_hour_usd: Decimal
+    storage_gb_month_usd: Decimal
+    lines: list[CampaignLine]
+    planned_work_gpu_hours: Decimal
+    contingency_gpu_hours: Decimal
+    planned_gpu_hours: Decimal
+    compute_usd: Decimal
+    storage_gb_months: Decimal
+    storage_usd: Decimal
+    total_usd: Decimal
+    sensitivity: list[SensitivityCase]
+    ceiling: CeilingCheck
+    main: RunEstimate | None = None
+    cadence: Cadence | None = None
+    capacity: list[CapacityCost] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _fmt(value: Numeric) -> str:
+    """A number as written in a line's arithmetic (exact, no trailing zeros)."""
+    text = f"{Decimal(value).normalize():f}" if not isinstance(value, int) else str(value)
+    return text
+
+
+def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:
+    """The main run derived from (params, tokens, gpu, gpus, mfu); a given mfu overrides the plan's.
+
+    `mfu_source` says where an overriding mfu came from (pilot, calibrated, user).
+    """
+    from trainbudget.estimate.catalog import get_accelerator
+
+    main = plan.main
+    if main.params is None or main.tokens is None:
+        raise InputError("main: give hours, or params, tokens and gpu to derive them")
+    if main.gpu_tflops is not None:
+        peak = main.gpu_tflops * 10**12
+    elif main.gpu is not None:
+        peak = get_accelerator(main.gpu).peak_flops_per_second(main.precision)
+    else:
+        raise InputError("main.gpu: give a catalog name or gpu_tflops")
+    if mfu is not None:
+        value, source = mfu, mfu_source or "user"
+    elif main.mfu is not None:
+        value, source = main.mfu, "user"
+    else:
+        value, source = default_mfu(main.model_class), "class-default"
+    return estimate_run(
+        main.params,
+        main.tokens,
+        main.gpus,
+        peak,
+        value,
+        plan.prices.gpu_hour_usd,
+        mfu_source=source,
+        method=main.flops_method,
+        active_params=main.active_params,
+        n_layers=main.n_layers,
+        d_model=main.d_model,
+        seq_len=main.seq_len,
+    )
+
+
+def _work_lines(plan: Plan, main_hours: Decimal, main_detail: str) -> list[CampaignLine]:
+    price = plan.prices.gpu_hour_usd
+
+    def line(work_class: str, name: str, kind: str, hours: Decimal, detail: str) -> CampaignLine:
+        return CampaignLine(work_class, name, kind, hours, mul(hours, price), detail)
+
+    lines = [
+        line(
+            "pilot",
+            group.name,
+            "planned",
+            mul(group.runs, group.gpus, group.hours),
+            f"{group.runs} runs × {group.gpus} GPUs × {_fmt(group.hours)} h",
+        )
+        for group in plan.pilots
+    ]
+    lines.append(line("main", "main", "planned", mul(plan.main.gpus, main_hours), main_detail))
+    for suite in plan.evaluation:
+        per_job = suite.hours + suite.load_hours + suite.write_hours
+        if suite.jobs is not None:
+            jobs, how = suite.jobs, f"{suite.jobs} jobs"
+        else:
+            jobs = suite.checkpoints * suite.suites * suite.replicas
+            how = (
+                f"{suite.checkpoints} checkpoints × {suite.suites} suites × "
+                f"{suite.replicas} replicas"
+            )
+        extra = ""
+        if suite.load_hours or suite.write_hours:
+            extra = (
+                f" (run {_fmt(suite.hours)} + load {_fmt(suite.load_hours)}"
+                f" + write {_fmt(suite.write_hours)} h)"
+            )
+        lines.append(
+            line(
+                "evaluation",
+                suite.name,
+                "planned",
+                mul(jobs, suite.gpus, per_job),
+                f"{how} × {suite.gpus} GPUs × {_fmt(per_job)} h{extra}",
+            )
+        )
+    lines += [
+        line(
+            "diagnostic",
+            group.name,
+            "planned",
+            mul(group.runs, group.gpus, group.hours),
+            f"{group.runs} runs × {group.gpus} GPUs × {_fmt(group.hours)} h",
+        )
+        for group in plan.diagnostics
+    ]
+    lines += [
+        line(
+            "retry",
+            retry.name,
+            "contingency",
+            mul(retry.attempts, retry.gpus, retry.hours),
+            f"{retry.attempts} attempts × {retry.gpus} GPUs × {_fmt(retry.hours)} h",
+        )
+        for retry in plan.retries
+    ]
+    return lines
+
+
+def _cadence(plan: Plan, main_hours: Decimal) -> Cadence | None:
+    spec = plan.cadence
+    if spec is None:
+        return None
+    mtbf = job_mtbf_hours(
+        plan.main.gpus,
+        mtbf_hours_per_gpu=spec.mtbf_hours_per_gpu,
+        mtbf_hours_per_node=spec.mtbf_hours_per_node,
+        gpus_per_node=spec.gpus_per_node,
+    )
+    size = spec.size_gb
+    if size is None and plan.checkpoints is not None:
+        size = plan.checkpoints.size_gb
+    return checkpoint_cadence(
+        write_hours=div(spec.write_minutes, MINUTES_PER_HOUR),
+        restart_hours=div(spec.restart_minutes, MINUTES_PER_HOUR),
+        mtbf_hours=mtbf,
+        solve_hours=main_hours,
+        gpus=plan.main.gpus,
+        size_gb=size,
+        keep_last=spec.keep_last,
+    )
+
+
+def _capacity(plan: Plan, main_hours: Decimal) -> list[CapacityCost]:
+    options = [
+        CapacityOption(
+            name=choice.name,
+            gpu_hour_usd=choice.gpu_hour_usd,
+            mtbf_hours=choice.mtbf_hours,
+            restart_hours=div(choice.restart_minutes, MINUTES_PER_HOUR),
+            write_hours=div(choice.write_minutes, MINUTES_PER_HOUR),
+            checkpointing=choice.checkpointing,
+            delay_usd_per_day=choice.delay_usd_per_day,
+        )
+        for choice in plan.capacity
+    ]
+    return compare_capacity(options, main_hours, plan.main.gpus) if options else []
+
+
+def campaign_estimate(
+    plan: Plan, *, mfu: Numeric | None = None, mfu_source: str | None = None
+) -> CampaignEstimate:
+    """Price every line of `plan`; `mfu`, `mfu_source` override the main run's MFU (a pilot's)."""
+    warnings: list[str] = []
+    run = None
+    derivable = plan.main.params is not None and plan.main.tokens is not None
+    if mfu is not None and plan.main.hours is not None and not derivable:
+        warnings.append(
+            f"main: hours are given and params/tokens are not, so the {mfu_source or 'given'} "
+            f"MFU {mfu} cannot re-derive them; the plan's {plan.main.hours} h is kept"
+        )
+        mfu = None
+    if plan.main.hours is not None and mfu is None:
+        main_hours = plan.main.hours
+        main_detail = f"{plan.main.gpus} GPUs × {_fmt(main_hours)} h"
+    else:
+        run = main_run(plan, mfu, mfu_source)
+        main_hours = run.wall_hours
+        warnings += run.warnings
+        main_detail = (
+            f"{plan.main.gpus} GPUs × {float(main_hours):,.2f} h derived: {run.formula}, "
+            f"MFU {run.mfu} ({run.mfu_source})"
+        )
+        if plan.main.hours is not None:
+            warnings.append(
+                f"main: the plan's {plan.main.hours} h is replaced by {float(main_hours):,.2f} h "
+                f"derived with the {run.mfu_source} MFU {run.mfu}"
+            )
+
+    lines = _work_lines(plan, main_hours, main_detail)
+    storage_months = Decimal(0)
+    price = plan.prices.gpu_hour_usd
+    if plan.checkpoints is not None:
+        ckpt = plan.checkpoints
+        storage_months = mul(ckpt.count, ckpt.size_gb, ckpt.retention_months)
+        lines.append(
+            CampaignLine(
+                "storage",
+                "checkpoints",
+                "planned",
+                Decimal(0),
+                mul(storage_months, plan.prices.storage_gb_month_usd),
+                f"{ckpt.count} checkpoints × {_fmt(ckpt.size_gb)} GB × "
+                f"{_fmt(ckpt.retention_months)} months",
+                gb_months=storage_months,
+            )
+        )
+
+    def hours_of(*classes: str) -> Decimal:
+        return sum((ln.gpu_hours for ln in lines if ln.work_class in classes), Decimal(0))
+
+    contingency = sum((ln.gpu_hours for ln in lines if ln.kind == "contingency"), Decimal(0))
+    planned_work = sum((ln.gpu_hours for ln in lines if ln.kind == "planned"), Decimal(0))
+    planned_total = planned_work + contingency
+    compute_usd = mul(planned_total, price)
+    storage_usd = mul(storage_months, plan.prices.storage_gb_month_usd)
+
+    cadence = _cadence(plan, main_hours)
+    grid = sensitivity_grid(
+        pilot=hours_of("pilot"),
+        main=hours_of("main"),
+        evaluation=hours_of("evaluation"),
+        diagnostic=hours_of("diagnostic"),
+        attempts=list(plan.sensitivity.attempts),
+        failure_fractions=list(plan.sensitivity.failure_fraction),
+        gpu_hour_usd=price,
+        ceiling_gpu_hours=plan.ceiling.gpu_hours,
+        derived_fraction=None if cadence is None else cadence.lost_fraction,
+    )
+    ceiling_hours = plan.ceiling.gpu_hours
+    total_usd = compute_usd + storage_usd
+    ceiling = CeilingCheck(
+        ceiling_gpu_hours=ceiling_hours,
+        planned_gpu_hours=planned_total,
+        margin_gpu_hours=ceiling_hours - planned_total,
+        margin_fraction=div(ceiling_hours - planned_total, ceiling_hours),
+        within=planned_total <= ceiling_hours,
+        ceiling_usd=plan.ceiling.usd,
+        total_usd=total_usd,
+        within_usd=None if plan.ceiling.usd is None else total_usd <= plan.ceiling.usd,
+        worst_case_gpu_hours=max(case.gpu_hours for case in grid),
+        cases_over_ceiling=sum(1 for case in grid if not case.within_ceiling),
+    )
+    return CampaignEstimate(
+        campaign=plan.campaign,
+        unit_of_progress=plan.unit_of_progress,
+        gpu_hour_usd=price,
+        storage_gb_month_usd=plan.prices.storage_gb_month_usd,
+        lines=lines,
+        planned_work_gpu_hours=planned_work,
+        contingency_gpu_hours=contingency,
+        planned_gpu_hours=planned_total,
+        compute_usd=compute_usd,
+        storage_gb_months=storage_months,
+        storage_usd=storage_usd,
+        total_usd=total_usd,
+        sensitivity=grid,
+        ceiling=ceiling,
+        main=run,
+        cadence=cadence,
+        capacity=_capacity(plan, main_hours),
+        warnings=warnings,
+    )

@@ -1,0 +1,135 @@
+"""`trainbudget campaign` output: the JSON payload (contract keys) and the tables for people."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from trainbudget.estimate.campaign import CampaignEstimate
+
+
+def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
+    """The JSON object of `campaign --json`; numbers stay exact until serialised."""
+    return {
+        "campaign": result.campaign,
+        "unit_of_progress": result.unit_of_progress,
+        "lines": [asdict(line) for line in result.lines],
+        "planned_work_gpu_hours": result.planned_work_gpu_hours,
+        "contingency_gpu_hours": result.contingency_gpu_hours,
+        "planned_gpu_hours": result.planned_gpu_hours,
+        "gpu_hour_usd": result.gpu_hour_usd,
+        "compute_usd": result.compute_usd,
+        "storage_gb_months": result.storage_gb_months,
+        "storage_gb_month_usd": result.storage_gb_month_usd,
+        "storage_usd": result.storage_usd,
+        "total_usd": result.total_usd,
+        "sensitivity_model": "P + n·T·(1 + f) + E (+ D); replaces the retry line",
+        "sensitivity": [asdict(case) for case in result.sensitivity],
+        "ceiling": asdict(result.ceiling),
+        "main": None if result.main is None else result.main.to_dict(),
+        "cadence": None if result.cadence is None else asdict(result.cadence),
+        "capacity": [asdict(cost) for cost in result.capacity],
+        "warnings": list(result.warnings),
+    }
+
+
+def _n(value: Any, places: int = 1) -> str:
+    return f"{float(value):,.{places}f}"
+
+
+def render_campaign(console: Any, payload: dict[str, Any]) -> None:
+    """Lines, totals, storage, sensitivity grid, cadence, capacity and the ceiling verdict."""
+    from rich.table import Table
+
+    lines = Table(title=f"campaign {payload['campaign']}: GPU-hours by work class")
+    lines.add_column("line")
+    lines.add_column("GPU-hours", justify="right")
+    lines.add_column("$", justify="right")
+    lines.add_column("arithmetic")
+    for kind in ("planned", "contingency"):
+        rows = [
+            ln for ln in payload["lines"] if ln["kind"] == kind and ln["work_class"] != "storage"
+        ]
+        for i, line in enumerate(rows):
+            lines.add_row(
+                f"{line['work_class']}: {line['name']}",
+                _n(line["gpu_hours"]),
+                _n(line["usd"], 2),
+                line["detail"],
+                end_section=i == len(rows) - 1,
+            )
+    console.print(lines)
+    console.print(
+        f"planned work {_n(payload['planned_work_gpu_hours'])} + contingency (retries) "
+        f"{_n(payload['contingency_gpu_hours'])} = [bold]{_n(payload['planned_gpu_hours'])} "
+        f"GPU-hours[/bold]; compute ${_n(payload['compute_usd'], 2)} at "
+        f"${payload['gpu_hour_usd']}/GPU-hour"
+    )
+    storage = [ln for ln in payload["lines"] if ln["work_class"] == "storage"]
+    console.print(
+        f"storage exposure: {storage[0]['detail'] + ' = ' if storage else ''}"
+        f"{_n(payload['storage_gb_months'], 0)} GB-months × "
+        f"${payload['storage_gb_month_usd']}/GB-month = ${_n(payload['storage_usd'], 2)} "
+        "(before replicas or version overhead); "
+        f"compute + storage ${_n(payload['total_usd'], 2)}"
+    )
+
+    grid = Table(
+        title="sensitivity: P + n·T·(1 + f) + E",
+        caption="replaces the retry line, never added to it",
+    )
+    for column in ("n", "f", "f from", "GPU-hours", "$", "to ceiling"):
+        grid.add_column(column, justify="right")
+    for case in payload["sensitivity"]:
+        margin = float(case["margin_gpu_hours"])
+        grid.add_row(
+            str(case["attempts"]),
+            f"{float(case['failure_fraction']):.2%}",
+            case["failure_fraction_source"],
+            _n(case["gpu_hours"]),
+            _n(case["compute_usd"], 2),
+            f"{-margin:,.1f} OVER" if margin < 0 else f"{margin:,.1f} left",
+        )
+    console.print(grid)
+
+    cadence = payload["cadence"]
+    if cadence:
+        console.print(
+            f"checkpoint cadence: job MTBF {_n(cadence['mtbf_hours'])} h; interval Young "
+            f"{_n(float(cadence['young_interval_hours']) * 60)} min, Daly "
+            f"{_n(float(cadence['daly_interval_hours']) * 60)} min; write overhead "
+            f"{float(cadence['write_overhead_fraction']):.2%}; expected lost fraction "
+            f"f = {float(cadence['lost_fraction']):.2%} (added to the grid as 'cadence')"
+        )
+    if payload["capacity"]:
+        capacity = Table(title="capacity options, expected (restarts, lost work, delay)")
+        capacity.add_column("option", overflow="fold")
+        for column in ("$/GPU-h", "interrupts", "wall h", "overhead GPU-h", "delay $", "total $"):
+            capacity.add_column(column, justify="right", no_wrap=True)
+        for cost in payload["capacity"]:
+            capacity.add_row(
+                cost["name"],
+                str(cost["gpu_hour_usd"]),
+                _n(cost["expected_interruptions"]),
+                _n(cost["expected_wall_hours"]),
+                _n(cost["overhead_gpu_hours"]),
+                _n(cost["delay_usd"], 2),
+                _n(cost["total_usd"], 2),
+            )
+        console.print(capacity)
+
+    ceiling = payload["ceiling"]
+    verdict = "WITHIN" if ceiling["within"] else "OVER"
+    console.print(
+        f"ceiling: [bold]{verdict}[/bold] — planned {_n(ceiling['planned_gpu_hours'])} of "
+        f"{_n(ceiling['ceiling_gpu_hours'])} GPU-hours, margin {_n(ceiling['margin_gpu_hours'])} "
+        f"({float(ceiling['margin_fraction']):.1%}); worst sensitivity case "
+        f"{_n(ceiling['worst_case_gpu_hours'])}; {ceiling['cases_over_ceiling']} of "
+        f"{len(payload['sensitivity'])} cases over the ceiling"
+    )
+    if ceiling["ceiling_usd"] is not None:
+        state = "within" if ceiling["within_usd"] else "OVER"
+        console.print(
+            f"dollar ceiling: ${_n(ceiling['total_usd'], 2)} of ${_n(ceiling['ceiling_usd'], 2)}"
+            f" ({state})"
+        )

@@ -1,0 +1,180 @@
+"""One training run priced: wall time = FLOPs / (GPUs · peak · MFU), dollars = hours · GPUs · price.
+
+A plain function over numbers so that pilots (measured MFU), reconciliation (calibrated MFU)
+and the gates (cheaper alternatives) can all call it. Formula: seed 004, "What to estimate".
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from decimal import Decimal
+from typing import Any, Literal
+
+from trainbudget.errors import InputError
+from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
+from trainbudget.estimate.flops import FORMULAS, training_flops
+
+MfuSource = Literal["user", "pilot", "calibrated", "class-default"]
+MFU_SOURCES: tuple[str, ...] = ("user", "pilot", "calibrated", "class-default")
+
+# Seed 004: dense transformers 0.3–0.5, MoE 0.15–0.3, CNN-heavy or SNN 0.1–0.2; the default
+# is the middle of each range (dense 0.4 is the seed's worked example).
+CLASS_DEFAULT_MFU: dict[str, Decimal] = {
+    "dense": Decimal("0.4"),
+    "moe": Decimal("0.2"),
+    "cnn": Decimal("0.15"),
+    "snn": Decimal("0.15"),
+}
+MFU_WARN_ABOVE = Decimal("0.7")
+SECONDS_PER_HOUR = 3600
+HOURS_PER_DAY = 24
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """A run's cost: FLOPs, wall seconds/hours/days, GPU-hours, dollars, and what produced them."""
+
+    flops: int | Decimal
+    gpus: int
+    peak_flops_per_second: Decimal
+    mfu: Decimal
+    mfu_source: str
+    price_usd_per_gpu_hour: Decimal
+    wall_seconds: Decimal
+    wall_hours: Decimal
+    wall_days: Decimal
+    gpu_hours: Decimal
+    dollar_cost: Decimal
+    method: str
+    formula: str
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The estimate as a plain dict (numbers stay exact; JSON output converts them)."""
+        data = asdict(self)
+        # FLOPs exceed 64-bit integers (4.2e21); as a Decimal they stay exact and serialise.
+        data["flops"] = Decimal(self.flops)
+        data["warnings"] = list(self.warnings)
+        return data
+
+
+def default_mfu(model_class: str) -> Decimal:
+    """The class-default MFU for `model_class` (dense, moe, cnn, snn)."""
+    try:
+        return CLASS_DEFAULT_MFU[model_class.lower()]
+    except KeyError:
+        known = ", ".join(CLASS_DEFAULT_MFU)
+        raise InputError(f"model_class: must be one of {known}, got {model_class!r}") from None
+
+
+def check_mfu(mfu: Numeric) -> tuple[Decimal, tuple[str, ...]]:
+    """Validate 0 < MFU ≤ 1; return it with a warning when it looks like peak throughput."""
+    value = to_decimal(mfu)
+    if not value.is_finite() or value <= 0 or value > 1:
+        raise InputError(f"mfu: must be in (0, 1], got {mfu}")
+    if value == 1:
+        return value, ("mfu is 1.0: that is peak throughput, never reached in training",)
+    if value > MFU_WARN_ABOVE:
+        return value, (
+            f"mfu {value} is above {MFU_WARN_ABOVE}: few training runs sustain that; "
+            "measure it with a pilot",
+        )
+    return value, ()
+
+
+def _positive(name: str, value: Numeric) -> Decimal:
+    number = to_decimal(value)
+    if not number.is_finite() or number <= 0:
+        raise InputError(f"{name}: must be positive, got {value}")
+    return number
+
+
+def estimate_from_flops(
+    flops: Numeric,
+    gpus: int,
+    peak_flops_per_second: Numeric,
+    mfu: Numeric,
+    price_usd_per_gpu_hour: Numeric,
+    *,
+    mfu_source: str = "user",
+    method: str = "given",
+    formula: str = "FLOPs given",
+) -> RunEstimate:
+    """Price a run whose total FLOPs are known (e.g. from a profiler or another method)."""
+    if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
+        raise InputError(f"gpus: must be a positive integer, got {gpus}")
+    if mfu_source not in MFU_SOURCES:
+        raise InputError(f"mfu_source: must be one of {', '.join(MFU_SOURCES)}, got {mfu_source!r}")
+    total = _positive("flops", flops)
+    peak = _positive("peak_flops_per_second", peak_flops_per_second)
+    price = to_decimal(price_usd_per_gpu_hour)
+    if not price.is_finite() or price < 0:
+        raise InputError(f"price: must be zero or more, got {price_usd_per_gpu_hour}")
+    utilisation, warnings = check_mfu(mfu)
+    # Each figure is ONE division of exact products, so it is correctly rounded at 50 digits
+    # and exact whenever the quotient terminates ($80, not $79.999...).
+    per_second = mul(peak, utilisation)
+    wall_seconds = div(total, mul(gpus, per_second))
+    wall_hours = div(total, mul(gpus, per_second, SECONDS_PER_HOUR))
+    gpu_hours = div(total, mul(per_second, SECONDS_PER_HOUR))
+    return RunEstimate(
+        flops=flops if isinstance(flops, int) else total,
+        gpus=gpus,
+        peak_flops_per_second=peak,
+        mfu=utilisation,
+        mfu_source=mfu_source,
+        price_usd_per_gpu_hour=price,
+        wall_seconds=wall_seconds,
+        wall_hours=wall_hours,
+        wall_days=div(total, mul(gpus, per_second, SECONDS_PER_HOUR, HOURS_PER_DAY)),
+        gpu_hours=gpu_hours,
+        dollar_cost=div(mul(total, price), mul(per_second, SECONDS_PER_HOUR)),
+        method=method,
+        formula=formula,
+        warnings=warnings,
+    )
+
+
+def estimate_run(
+    params: Numeric,
+    tokens: Numeric,
+    gpus: int,
+    peak_flops_per_second: Numeric,
+    mfu: Numeric,
+    price_usd_per_gpu_hour: Numeric,
+    *,
+    mfu_source: str = "user",
+    method: str = "6nt",
+    active_params: Numeric | None = None,
+    n_layers: int | None = None,
+    d_model: int | None = None,
+    seq_len: int | None = None,
+) -> RunEstimate:
+    """Price a training run of `params` parameters over `tokens` tokens on `gpus` accelerators.
+
+    peak_flops_per_second is one accelerator's dense peak (FLOP/s, not TFLOP/s); mfu in (0, 1].
+    """
+    n = _positive("params", params)
+    t = to_decimal(tokens)
+    if not t.is_finite() or t < 1:
+        raise InputError(f"tokens: must be at least 1, got {tokens}")
+    active = None if active_params is None else _positive("active_params", active_params)
+    flops = training_flops(
+        as_plain(n),
+        as_plain(t),
+        method,
+        active_params=None if active is None else as_plain(active),
+        n_layers=n_layers,
+        d_model=d_model,
+        seq_len=seq_len,
+    )
+    return estimate_from_flops(
+        flops,
+        gpus,
+        peak_flops_per_second,
+        mfu,
+        price_usd_per_gpu_hour,
+        mfu_source=mfu_source,
+        method=method,
+        formula=FORMULAS[method],
+    )

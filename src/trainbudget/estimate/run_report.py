@@ -1,0 +1,216 @@
+"""The `estimate` command's payload and table: parse the options, price the run, show assumptions.
+
+Option values arrive as text and are read as exact Decimals ("7e9", "2.40"); a bad value is
+reported with the option's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from trainbudget.errors import InputError
+from trainbudget.estimate.catalog import PRECISIONS, get_accelerator
+from trainbudget.estimate.exact import mul
+from trainbudget.estimate.memory import training_memory
+from trainbudget.estimate.run import default_mfu, estimate_run
+
+_GIB = 1024**3
+
+
+def parse_number(option: str, text: str | None) -> Decimal | None:
+    """`text` as an exact Decimal, or InputError naming `option`."""
+    if text is None:
+        return None
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise InputError(f"{option}: must be a number, got {text!r}") from None
+    if not value.is_finite():
+        raise InputError(f"{option}: must be a finite number, got {text!r}")
+    return value
+
+
+def parse_gpus(text: str) -> int:
+    """A positive whole GPU count from option text."""
+    value = parse_number("--gpus", text)
+    if value is None or value != value.to_integral_value() or value < 1:
+        raise InputError(f"--gpus: must be a positive integer, got {text!r}")
+    return int(value)
+
+
+def build_estimate(
+    *,
+    params: str,
+    tokens: str,
+    gpus: str,
+    price: str,
+    gpu: str | None = None,
+    gpu_tflops: str | None = None,
+    precision: str = "bf16",
+    mfu: str | None = None,
+    model_class: str = "dense",
+    method: str = "6nt",
+    active_params: str | None = None,
+    n_layers: int | None = None,
+    d_model: int | None = None,
+    seq_len: int | None = None,
+    heads: int | None = None,
+    micro_batch: int | None = None,
+    recompute: str = "none",
+    zero_stage: int = 0,
+    tensor_parallel: int = 1,
+) -> dict[str, Any]:
+    """Price one run from command-line text; return the JSON payload (contract keys first)."""
+    n = parse_number("--params", params)
+    t = parse_number("--tokens", tokens)
+    if n is None or n <= 0:
+        raise InputError(f"--params: must be positive, got {params!r}")
+    if t is None or t < 1:
+        raise InputError(f"--tokens: must be at least 1, got {tokens!r}")
+    gpu_count = parse_gpus(gpus)
+    usd = parse_number("--price", price)
+    if usd is None or usd < 0:
+        raise InputError(f"--price: must be zero or more dollars per GPU-hour, got {price!r}")
+    if precision.lower() not in PRECISIONS:
+        raise InputError(f"--precision: must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+
+    accelerator = get_accelerator(gpu) if gpu else None
+    override = parse_number("--gpu-tflops", gpu_tflops)
+    if override is not None:
+        if override <= 0:
+            raise InputError(f"--gpu-tflops: must be positive, got {gpu_tflops!r}")
+        peak = override * 10**12
+        peak_source = "--gpu-tflops"
+    elif accelerator is not None:
+        peak = accelerator.peak_flops_per_second(precision)
+        peak_source = f"catalog: {accelerator.source}"
+    else:
+        raise InputError("--gpu: give a catalog name (e.g. A100-80GB) or --gpu-tflops")
+
+    if mfu is None:
+        utilisation, mfu_source = default_mfu(model_class), "class-default"
+    else:
+        value = parse_number("--mfu", mfu)
+        if value is None or value <= 0 or value > 1:
+            raise InputError(f"--mfu: must be in (0, 1], got {mfu!r}")
+        utilisation, mfu_source = value, "user"
+
+    result = estimate_run(
+        n,
+        t,
+        gpu_count,
+        peak,
+        utilisation,
+        usd,
+        mfu_source=mfu_source,
+        method=method,
+        active_params=parse_number("--active-params", active_params),
+        n_layers=n_layers,
+        d_model=d_model,
+        seq_len=seq_len,
+    )
+    payload: dict[str, Any] = {
+        "flops": Decimal(result.flops),
+        "wall_seconds": result.wall_seconds,
+        "wall_hours": result.wall_hours,
+        "wall_days": result.wall_days,
+        "gpu_hours": result.gpu_hours,
+        "dollar_cost": result.dollar_cost,
+        "params": n,
+        "tokens": t,
+        "gpus": gpu_count,
+        "gpu": accelerator.name if accelerator else None,
+        "precision": precision.lower(),
+        "peak_flops_per_second": peak,
+        "peak_source": peak_source,
+        "aggregate_flops_per_second": mul(gpu_count, peak, utilisation),
+        "mfu": utilisation,
+        "mfu_source": mfu_source,
+        "model_class": model_class if mfu_source == "class-default" else None,
+        "price_usd_per_gpu_hour": usd,
+        "method": result.method,
+        "formula": result.formula,
+        "memory": None,
+        "warnings": list(result.warnings),
+    }
+    if micro_batch is not None:
+        missing = [
+            opt
+            for opt, value in (
+                ("--n-layers", n_layers),
+                ("--d-model", d_model),
+                ("--heads", heads),
+                ("--seq-len", seq_len),
+            )
+            if value is None
+        ]
+        if missing:
+            raise InputError(f"{missing[0]}: required by the memory check (--micro-batch)")
+        memory = training_memory(
+            n,
+            n_layers=n_layers,
+            d_model=d_model,
+            heads=heads,
+            seq_len=seq_len,
+            micro_batch=micro_batch,
+            gpus=gpu_count,
+            tensor_parallel=tensor_parallel,
+            zero_stage=zero_stage,
+            recompute=recompute,
+            capacity_bytes=accelerator.memory_bytes if accelerator else None,
+        )
+        payload["memory"] = asdict(memory)
+        if memory.fits is False:
+            payload["warnings"].append(
+                f"does not fit: {_gib(memory.total_bytes)} GiB needed per GPU, "
+                f"{_gib(memory.capacity_bytes)} GiB on {accelerator.name}"
+            )
+    return payload
+
+
+def _gib(value: Any) -> str:
+    return f"{float(value) / _GIB:,.1f}"
+
+
+def render_estimate(console: Any, payload: dict[str, Any]) -> None:
+    """The small table of seed 004 (FLOPs, wall hours, days, GPU-hours, $) and its assumptions."""
+    from rich.table import Table
+
+    table = Table(title="training run estimate", show_header=True)
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_row("FLOPs", f"{float(payload['flops']):.4g}")
+    table.add_row("wall seconds", f"{float(payload['wall_seconds']):,.0f}")
+    table.add_row("wall hours", f"{float(payload['wall_hours']):,.1f}")
+    table.add_row("wall days", f"{float(payload['wall_days']):,.1f}")
+    table.add_row("GPU-hours", f"{float(payload['gpu_hours']):,.1f}")
+    table.add_row("dollars", f"${float(payload['dollar_cost']):,.2f}")
+    console.print(table)
+    gpu = payload["gpu"] or "GPU"
+    console.print(
+        f"assumptions: FLOPs = {payload['formula']}; "
+        f"{payload['gpus']} × {gpu} at {float(payload['peak_flops_per_second']):.4g} FLOP/s "
+        f"({payload['precision']} dense peak, {payload['peak_source']}); "
+        f"MFU {payload['mfu']} ({payload['mfu_source']}); "
+        f"${payload['price_usd_per_gpu_hour']} per GPU-hour."
+    )
+    console.print(
+        "wall time = FLOPs / (GPUs · peak · MFU); dollars = wall hours · GPUs · $/GPU-hour. "
+        "Exact values: --json. Estimates are a lower bound on cost."
+    )
+    memory = payload["memory"]
+    if memory:
+        verdict = {True: "fits", False: "DOES NOT FIT", None: "no capacity to compare"}
+        console.print(
+            f"memory per GPU: weights {_gib(memory['weights_bytes'])} + gradients "
+            f"{_gib(memory['gradients_bytes'])} + optimizer {_gib(memory['optimizer_bytes'])} + "
+            f"activations {_gib(memory['activations_bytes'])} = "
+            f"{_gib(memory['total_bytes'])} GiB; {verdict[memory['fits']]}"
+            + (
+                f" (headroom {_gib(memory['headroom_bytes'])} GiB)"
+                if memory["headroom_bytes"] is not None
+                else ""
+            )
+        )

@@ -1,0 +1,75 @@
+"""The failure and iteration sensitivity grid of seed 000: P + n·T·(1 + f) + E GPU-hours.
+
+P pilot, T main-run, E evaluation GPU-hours; n complete main attempts; f failed and recovery
+GPU-hours as a fraction of T. The model REPLACES the plan's explicit retry line, it is never
+added to it. Planned diagnostic/profiling hours D, when the plan has any, are added as the
+planned work they are (P + n·T·(1 + f) + E + D).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from trainbudget.estimate.exact import Numeric, mul, to_decimal
+
+
+@dataclass(frozen=True)
+class SensitivityCase:
+    """One cell of the grid: its GPU-hours, dollars and distance to the ceiling."""
+
+    attempts: int
+    failure_fraction: Decimal
+    gpu_hours: Decimal
+    compute_usd: Decimal
+    margin_gpu_hours: Decimal
+    within_ceiling: bool
+    failure_fraction_source: str  # "plan" or "cadence" (Daly's expected lost fraction)
+
+
+def campaign_gpu_hours(
+    pilot: Numeric,
+    main: Numeric,
+    evaluation: Numeric,
+    attempts: int,
+    failure_fraction: Numeric,
+    diagnostic: Numeric = 0,
+) -> Decimal:
+    """P + n·T·(1 + f) + E (+ D) in GPU-hours."""
+    main_hours = mul(attempts, main, 1 + to_decimal(failure_fraction))
+    return to_decimal(pilot) + main_hours + to_decimal(evaluation) + to_decimal(diagnostic)
+
+
+def sensitivity_grid(
+    *,
+    pilot: Numeric,
+    main: Numeric,
+    evaluation: Numeric,
+    diagnostic: Numeric = 0,
+    attempts: list[int],
+    failure_fractions: list[Numeric],
+    gpu_hour_usd: Numeric,
+    ceiling_gpu_hours: Numeric,
+    derived_fraction: Numeric | None = None,
+) -> list[SensitivityCase]:
+    """Every (n, f) case, attempts-major in the plan's order; a derived f adds one column."""
+    columns = [(to_decimal(f), "plan") for f in failure_fractions]
+    if derived_fraction is not None:
+        columns.append((to_decimal(derived_fraction), "cadence"))
+    ceiling = to_decimal(ceiling_gpu_hours)
+    cases = []
+    for n in attempts:
+        for fraction, source in columns:
+            hours = campaign_gpu_hours(pilot, main, evaluation, n, fraction, diagnostic)
+            cases.append(
+                SensitivityCase(
+                    attempts=n,
+                    failure_fraction=fraction,
+                    gpu_hours=hours,
+                    compute_usd=mul(hours, gpu_hour_usd),
+                    margin_gpu_hours=ceiling - hours,
+                    within_ceiling=hours <= ceiling,
+                    failure_fraction_source=source,
+                )
+            )
+    return cases

@@ -1,0 +1,6 @@
+"""Gates: admission, stop rules, campaign control loop, retention, gain-versus-cost decision.
+
+Every gate is a pure function: thresholds arrive as arguments (from the plan's `gates:`
+section or from flags) and the result is a `GateOutcome` with a stable reason code and one
+sentence. `audit` writes outcomes to the ledger. Submodules are imported directly.
+"""

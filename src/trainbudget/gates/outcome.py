@@ -1,0 +1,74 @@
+"""The result every gate returns: outcome, stable reason code, one sentence, the inputs used."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from trainbudget.errors import InputError
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    """One gate's verdict: `outcome` (admit, defer, stop, ...), `reason` code, a sentence.
+
+    `reason` is a stable code for scripts (None when nothing blocked); `inputs` are the values
+    the gate saw, kept for the audit trail; `details` carries the gate's own figures.
+    """
+
+    gate: str
+    outcome: str
+    reason: str | None
+    sentence: str
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The outcome as a plain dict (Decimals kept; `output.dumps` turns them into numbers)."""
+        return {
+            "gate": self.gate,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "sentence": self.sentence,
+            "inputs": dict(self.inputs),
+            "details": dict(self.details),
+        }
+
+
+def nonnegative(field_name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `field_name` if negative, NaN or infinite."""
+    try:
+        number = value if isinstance(value, Decimal) else Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise InputError(f"{field_name}: must be a number, got {value!r}") from None
+    if not number.is_finite():
+        raise InputError(f"{field_name}: must be a finite number, got {value}")
+    if number < 0:
+        raise InputError(f"{field_name}: must be zero or more, got {value}")
+    return number
+
+
+def optional_nonnegative(field_name: str, value: Any) -> Decimal | None:
+    """Like `nonnegative`, passing None through (a limit that is not set)."""
+    return None if value is None else nonnegative(field_name, value)
+
+
+def plain(value: Decimal | int) -> str:
+    """A number as a person writes it: no exponent, no trailing zeros (display only)."""
+    text = f"{Decimal(value):f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def hours(value: Decimal | int | None) -> str:
+    """Hours or dollars for a sentence: at most two decimals, thousands separated (display only)."""
+    if value is None:
+        return "?"
+    text = f"{Decimal(value).quantize(Decimal('0.01')):,f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def usd(value: Decimal | int) -> str:
+    """Dollars for a sentence: $ sign, thousands separated, two decimals (display only)."""
+    return f"${Decimal(value).quantize(Decimal('0.01')):,f}"

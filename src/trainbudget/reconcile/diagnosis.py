@@ -1,0 +1,202 @@
+"""The weekly diagnosis, in seed 000's order: (1) reconcile allocated hours, (2) classify failed
+and cancelled jobs, (3) verify recovered versus recomputed steps, (4) count evaluation
+invocations against the schedule, (5) reconcile retained artifacts against the manifest and
+retention policy. Each finding is a sentence plus the figures behind it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from trainbudget.reconcile.timelines import TrackedJob
+from trainbudget.reconcile.variance import gpu_hours
+
+if TYPE_CHECKING:
+    from trainbudget.plan import Plan
+
+ORDER = (
+    "allocated-hours",
+    "failed-and-cancelled",
+    "recovered-vs-recomputed",
+    "evaluation-invocations",
+    "retained-artifacts",
+)
+
+
+def _n(count: int, noun: str) -> str:
+    """'1 job', '3 jobs'."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _h(gpu_seconds: int | Decimal) -> str:
+    return f"{float(gpu_hours(gpu_seconds)):,.2f}"
+
+
+def allocated_finding(totals: dict[str, Any], lines: dict[str, Any]) -> dict[str, Any]:
+    """Step 1: allocation counted once per job; the four classes sum back to it."""
+    parts = totals["useful"] + totals["recovery"] + totals["lost"] + totals["unverified"]
+    sentence = (
+        f"{_n(totals['jobs'], 'allocation')} hold {_h(totals['allocated'])} GPU-hours "
+        f"(useful {_h(totals['useful'])}, recovery {_h(totals['recovery'])}, lost "
+        f"{_h(totals['lost'])}, unverified {_h(totals['unverified'])})"
+    )
+    if lines["lines"] > totals["jobs"]:
+        sentence += (
+            f"; summing all {lines['lines']:,} sacct lines (steps repeat their job's "
+            f"AllocTRES) would have claimed {_h(lines['gpu_seconds'])}"
+        )
+    if totals["untracked_jobs"]:
+        sentence += (
+            f"; untracked (in no experiment): {_n(totals['untracked_jobs'], 'job')}, "
+            f"{_h(totals['untracked_gpu_seconds'])} GPU-hours"
+        )
+    return {
+        "step": ORDER[0],
+        "summary": sentence + ".",
+        "allocated_gpu_hours": gpu_hours(totals["allocated"]),
+        "classes_sum_gpu_hours": gpu_hours(parts),
+        "balanced": parts == totals["allocated"],
+        "sacct_lines": lines["lines"],
+        "sum_over_lines_gpu_hours": gpu_hours(lines["gpu_seconds"]),
+        "untracked_jobs": totals["untracked_jobs"],
+        "untracked_gpu_hours": gpu_hours(totals["untracked_gpu_seconds"]),
+        "allocations_built_from_steps": totals["built_from_steps"],
+        "clock_disagreements": totals["clock_flagged"],
+    }
+
+
+def failures_finding(groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """Step 2: failed / cancelled / preempted ... jobs by state, exit code and diagnosed cause."""
+    rows = [
+        {
+            "state": g["state"],
+            "exit_code": g["exit_code"],
+            "diagnosed_cause": g["diagnosed_cause"],
+            "jobs": g["jobs"],
+            "allocated_gpu_hours": gpu_hours(g["allocated"]),
+            "lost_gpu_hours": gpu_hours(g["lost"]),
+            "recovery_gpu_hours": gpu_hours(g["recovery"]),
+            "unverified_gpu_hours": gpu_hours(g["unverified"]),
+            "cancelled_while_pending": g["pending_cancelled"],
+            "example_jobs": g["example_jobs"],
+        }
+        for g in groups
+    ]
+    jobs = sum(g["jobs"] for g in groups)
+    undiagnosed = sum(g["jobs"] for g in groups if not g["diagnosed_cause"])
+    if not rows:
+        summary = "No failed or cancelled jobs."
+    else:
+        worst = rows[0]
+        summary = (
+            f"{_n(jobs, 'job')} did not complete ({undiagnosed:,} without a diagnosed cause); the "
+            f"largest group is {worst['state']} exit {worst['exit_code'] or '-'} "
+            f"({_n(worst['jobs'], 'job')}, {float(worst['allocated_gpu_hours']):,.2f} GPU-hours)."
+        )
+    return {"step": ORDER[1], "summary": summary, "groups": rows, "undiagnosed_jobs": undiagnosed}
+
+
+def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, Any]:
+    """Step 3: each resumed job — steps recomputed, recovery hours, the interruption to blame."""
+    by_job = {t.job_id: t for t in tracked}
+    checkpoints: dict[str, set[int]] = {}
+    for job in tracked:
+        checkpoints.setdefault(job.chain, set()).update(
+            s for _, s in job.timeline.accepted_checkpoints
+        )
+    resumes, total = [], 0
+    for job in tracked:
+        t = job.timeline
+        if job.alloc_id not in in_week or not (job.split.recovery_s or t.resumed_from_step):
+            continue
+        cause = by_job.get(job.recovery_caused_by or "")
+        seconds = job.split.recovery_s * t.gpus
+        total += seconds
+        resumes.append(
+            {
+                "job_id": job.job_id,
+                "resumed_from_step": t.resumed_from_step,
+                "high_water_step": t.high_water_step,
+                "recomputed_steps": max(t.high_water_step - t.resumed_from_step, 0),
+                "recovery_gpu_hours": gpu_hours(seconds),
+                "caused_by_job": job.recovery_caused_by,
+                "caused_by_state": cause.timeline.state if cause else None,
+                "resumed_from_accepted_checkpoint": t.resumed_from_step == 0
+                or t.resumed_from_step in checkpoints.get(job.chain, set()),
+            }
+        )
+    unverified = [r["job_id"] for r in resumes if not r["resumed_from_accepted_checkpoint"]]
+    summary = (
+        f"{_n(len(resumes), 'resumed job')} spent {_h(total)} GPU-hours regaining earlier progress"
+        + (
+            f"; {len(unverified)} resumed from a step with no accepted checkpoint"
+            if unverified
+            else ""
+        )
+        + "."
+    )
+    return {"step": ORDER[2], "summary": summary, "resumes": resumes}
+
+
+def evaluation_finding(counts: dict[str, Any], plan: Plan | None) -> dict[str, Any]:
+    """Step 4: evaluation jobs run against the plan's evaluation schedule."""
+    scheduled = planned_hours = None
+    if plan is not None:
+        scheduled = sum(
+            e.jobs if e.jobs is not None else e.checkpoints * e.suites * e.replicas
+            for e in plan.evaluation
+        )
+        planned_hours = sum(
+            (
+                (e.jobs if e.jobs is not None else e.checkpoints * e.suites * e.replicas)
+                * e.gpus
+                * (e.hours + e.load_hours + e.write_hours)
+                for e in plan.evaluation
+            ),
+            Decimal(0),
+        )
+    done = counts["to_date_jobs"]
+    summary = f"{_n(done, 'evaluation job')} to date ({counts['week_jobs']:,} this week)"
+    if scheduled is not None:
+        summary += f" against {scheduled:,} scheduled"
+        if done > scheduled:
+            summary += f": {done - scheduled:,} more than planned"
+    return {
+        "step": ORDER[3],
+        "summary": summary + ".",
+        "jobs_this_week": counts["week_jobs"],
+        "jobs_to_date": done,
+        "completed_to_date": counts["to_date_completed"],
+        "scheduled_jobs": scheduled,
+        "gpu_hours_to_date": gpu_hours(counts["to_date_gpu_seconds"]),
+        "planned_gpu_hours": planned_hours,
+    }
+
+
+def artifacts_finding(roles: list[dict[str, Any]], plan: Plan | None) -> dict[str, Any]:
+    """Step 5: retained artifacts and GB-months against the plan's checkpoint policy."""
+    gb_months = sum((Decimal(str(r["gb_months"] or 0)) for r in roles), Decimal(0))
+    count = sum(r["artifacts"] for r in roles)
+    planned = plan.checkpoints if plan is not None else None
+    planned_gb_months = (
+        planned.count * planned.size_gb * planned.retention_months if planned else None
+    )
+    over = sum(r["over_retention"] for r in roles)
+    summary = f"{_n(count, 'artifact')} retained, {float(gb_months):,.1f} GB-months"
+    if planned_gb_months is not None:
+        summary += f" against {float(planned_gb_months):,.1f} planned"
+        if planned and count > planned.count:
+            summary += f"; {count - planned.count:,} artifacts beyond the planned {planned.count}"
+    if over:
+        summary += f"; {over:,} kept longer than the {planned.retention_months}-month policy"
+    return {
+        "step": ORDER[4],
+        "summary": summary + ".",
+        "artifacts": count,
+        "gb_months": gb_months,
+        "planned_artifacts": planned.count if planned else None,
+        "planned_gb_months": planned_gb_months,
+        "over_retention": over,
+        "by_role": [{**r, "gb_months": Decimal(str(r["gb_months"] or 0))} for r in roles],
+    }

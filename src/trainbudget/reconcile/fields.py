@@ -1,0 +1,135 @@
+"""Field readers shared by the registry, progress and manifest loaders.
+
+Each returns the typed value or raises ValueError with a message that names what was
+expected and what was found; the loader turns that into a quarantine reason with the line.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import polars as pl
+import yaml
+
+from trainbudget.errors import InputError
+
+_TRUE = {"true", "yes", "1", "y", "t"}
+_FALSE = {"false", "no", "0", "n", "f"}
+
+
+def read_bool(value: Any, field: str) -> bool | None:
+    """true / false / empty (None: not judged)."""
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text == "":
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f"{field}: expected true, false or empty, got {value!r}")
+
+
+def read_int(value: Any, field: str, *, required: bool = True) -> int | None:
+    """A non-negative integer (an integral float such as 800.0 is accepted)."""
+    if value is None or (isinstance(value, str) and value.strip() == ""):
+        if required:
+            raise ValueError(f"{field}: required, but missing")
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{field}: expected an integer, got {value!r}")
+    try:
+        number = float(value) if not isinstance(value, int) else value
+    except (TypeError, ValueError):
+        raise ValueError(f"{field}: expected an integer, got {value!r}") from None
+    if number != int(number) or number < 0:
+        raise ValueError(f"{field}: expected a non-negative integer, got {value!r}")
+    return int(number)
+
+
+def read_time(value: Any, field: str, *, zone_required: bool) -> datetime:
+    """An ISO-8601 time; with zone_required a time without a zone is an error, else UTC."""
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, date):
+        parsed = datetime(value.year, value.month, value.day)
+    else:
+        text = str(value or "").strip()
+        if not text:
+            raise ValueError(f"{field}: required, but missing")
+        try:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{field}: expected an ISO-8601 time, got {value!r}") from None
+    if parsed.tzinfo is None:
+        if zone_required:
+            raise ValueError(f"{field}: time {value!r} has no zone (add +00:00 or Z)")
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def read_date(value: Any, field: str) -> date | None:
+    if value is None or str(value).strip() == "":
+        return None
+    if isinstance(value, date):
+        return value if not isinstance(value, datetime) else value.date()
+    try:
+        return date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        raise ValueError(f"{field}: expected a date YYYY-MM-DD, got {value!r}") from None
+
+
+def read_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+    """(line, record or None, raw text) from a CSV, YAML list or JSONL file.
+
+    CSV lines count the header as line 1; a JSONL line that is not a JSON object gives None.
+    """
+    suffix = path.suffix.lower()
+    try:
+        if suffix in {".jsonl", ".ndjson", ".json"}:
+            return _jsonl_records(path)
+        if suffix in {".yaml", ".yml"}:
+            return _yaml_records(path)
+        frame = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
+    except (OSError, pl.exceptions.PolarsError, yaml.YAMLError) as exc:
+        raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
+    return [
+        (
+            index + 2,
+            {k: v for k, v in row.items()},
+            ",".join("" if v is None else v for v in row.values()),
+        )
+        for index, row in enumerate(frame.iter_rows(named=True))
+    ]
+
+
+def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+    records = []
+    with path.open(encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                value = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                value = None
+            records.append((lineno, value if isinstance(value, dict) else None, line.rstrip("\n")))
+    return records
+
+
+def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+    text = path.read_text(encoding="utf-8")
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    data = yaml.safe_load(text)
+    if data is None:
+        return []
+    if not isinstance(data, list) or root is None:
+        raise InputError(f"{path}:1: expected a YAML list of records")
+    return [
+        (node.start_mark.line + 1, item if isinstance(item, dict) else None, str(item))
+        for node, item in zip(root.value, data, strict=True)
+    ]

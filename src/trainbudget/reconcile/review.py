@@ -1,0 +1,138 @@
+"""The weekly review over what is landed: accounting, totals, variance, diagnosis, audit.
+
+Everything heavy happens in DuckDB (sql/reconcile/*.sql); Python splits only the jobs that
+have application progress and assembles the findings. DuckDB writes the jobs list as a JSON
+file (COPY … FORMAT json) that the command streams into its output unparsed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile.calibration import audit_estimates, update_calibration
+from trainbudget.reconcile.timelines import TrackedJob, split_tracked_jobs, splits_frame_rows
+from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
+
+if TYPE_CHECKING:
+    from trainbudget.ledger import Ledger
+    from trainbudget.plan import Plan
+
+_SPLIT_SCHEMA = {
+    "alloc_id": pl.Int64, "useful_s": pl.Int64, "recovery_s": pl.Int64, "lost_s": pl.Int64,
+    "unverified_s": pl.Int64, "flags": pl.List(pl.String), "recovery_caused_by": pl.String,
+    "app_start": pl.Int64, "app_end": pl.Int64, "app_elapsed_seconds": pl.Int64,
+    "resumed_from_step": pl.Int64, "high_water_step": pl.Int64,
+    "last_checkpoint_step": pl.Int64, "max_step": pl.Int64,
+}  # fmt: skip
+FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review's parts; `jobs_path` is a file holding the JSON array of the week's jobs."""
+
+    jobs_path: Path
+    totals: dict[str, Any]
+    variance: dict[str, Any] | None
+    diagnosis: list[dict[str, Any]]
+    breakdown: list[dict[str, Any]]
+    audit: list[dict[str, Any]]
+    calibration: list[dict[str, Any]]
+    failure_fraction: Decimal | None
+    tracked: list[TrackedJob]
+    top_jobs: list[dict[str, Any]]
+
+
+def review(
+    ledger: Ledger,
+    plan: Plan | None,
+    jobs_path: Path,
+    week: tuple[datetime, datetime] | None = None,
+    clock_tolerance_s: int = 300,
+) -> Review:
+    """Reconcile everything landed (the week's jobs; variance to the week's end).
+
+    The week's jobs are written as a JSON array to `jobs_path`.
+    """
+    ledger.execute("reconcile/allocations")
+    ledger.execute("reconcile/registry_links")
+    has_registry = bool(ledger.query("reconcile/registry_present"))
+    tracked = split_tracked_jobs(
+        ledger.records("reconcile/progress_allocations"),
+        ledger.records("reconcile/progress_event_list"),
+        clock_tolerance_s,
+    )
+    splits = pl.DataFrame(splits_frame_rows(tracked), schema=_SPLIT_SCHEMA)
+    ledger.con.register("_job_splits", splits.to_arrow())
+    try:
+        ledger.execute("reconcile/job_splits")
+    finally:
+        ledger.con.unregister("_job_splits")
+    week_start, week_end = week or (None, None)
+    ledger.execute(
+        "reconcile/job_accounting",
+        has_registry=has_registry,
+        week_start=week_start,
+        week_end=week_end,
+    )
+    totals_row = ledger.records("reconcile/totals")[0]
+    totals = {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE} | {
+        "jobs": totals_row["jobs"]
+    }
+    by_class = {r["work_class"]: r for r in ledger.records("reconcile/actual_by_class")}
+    main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
+    f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
+    variance = None
+    if plan is not None:
+        variance = plan_variance(plan, {c: r["allocated"] for c, r in by_class.items()}, f)
+        if f is not None:
+            ledger.execute(
+                "reconcile/measured_failure_upsert",
+                campaign=plan.campaign,
+                failure_fraction=float(f),
+                useful=float(gpu_hours(main["useful"])),
+                lost=float(gpu_hours(main["lost"])),
+                recovery=float(gpu_hours(main["recovery"])),
+                now=datetime.now(UTC),
+            )
+    in_week = {r[0] for r in ledger.query("reconcile/week_tracked_alloc_ids")}
+    retention = plan.checkpoints.retention_months if plan and plan.checkpoints else None
+    findings = [
+        diagnosis.allocated_finding(totals_row, ledger.records("reconcile/step_line_overcount")[0]),
+        diagnosis.failures_finding(ledger.records("reconcile/failures")),
+        diagnosis.recovery_finding(tracked, in_week),
+        diagnosis.evaluation_finding(ledger.records("reconcile/evaluation_count")[0], plan),
+        diagnosis.artifacts_finding(
+            ledger.records(
+                "reconcile/artifacts",
+                retention_months=float(retention) if retention is not None else None,
+                as_of=week_end or datetime.now(UTC),
+            ),
+            plan,
+        ),
+    ]
+    audit = audit_estimates(ledger)
+    ledger.execute("reconcile/jobs_copy", path=str(jobs_path))
+    return Review(
+        jobs_path=jobs_path,
+        totals=totals,
+        variance=variance,
+        diagnosis=findings,
+        breakdown=[
+            {"dimension": r["dimension"], "value": r["value"], "jobs": r["jobs"]}
+            | {f"{k}_gpu_hours": gpu_hours(r[k]) for k in FIVE}
+            for r in ledger.records("reconcile/breakdown")
+        ],
+        audit=audit,
+        calibration=update_calibration(ledger, audit),
+        failure_fraction=f,
+        tracked=tracked,
+        top_jobs=ledger.records("reconcile/top_jobs", limit=15),
+    )

@@ -1,0 +1,158 @@
+"""Read sacct text exports (any delimiter) into the typed staging table `sacct_parsed`.
+
+DuckDB reads and splits the text file and does all field parsing (sql/reconcile/sacct_*.sql);
+Python only looks at the header and at the rare line whose free text holds the delimiter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trainbudget.errors import InputError
+from trainbudget.reconcile.sacct_format import (
+    FREE_TEXT_FIELDS,
+    SLURM_STATES,
+    STAGE_COLUMNS,
+    TextLayout,
+    detect_layout,
+)
+
+if TYPE_CHECKING:
+    from trainbudget.ledger import Ledger
+
+# Python twins of the SQL checks, used only to choose how to rejoin an over-long line.
+_CHECKS = {
+    "jobid": re.compile(r"^\d+(?:_(?:\d+|\[[^\]]*\]))?(?:\+\d+)?(?:\.[A-Za-z0-9_-]+)?$"),
+    "jobidraw": re.compile(r"^(?:\d+(?:\.[A-Za-z0-9_-]+)?)?$"),
+    "state": re.compile(r"^[A-Z_]+(?:\+| by \S+)?$"),
+    "exitcode": re.compile(r"^(?:\d+:\d+)?$"),
+    "elapsed": re.compile(r"^(?:(?:\d+-)?(?:\d+:)?\d+:\d+(?:\.\d+)?)?$"),
+    "elapsedraw": re.compile(r"^\d*$"),
+    "submit": re.compile(r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|None|Unknown)?$"),
+    "start": re.compile(r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|None|Unknown)?$"),
+    "end": re.compile(r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|None|Unknown)?$"),
+    "nnodes": re.compile(r"^\d*$"),
+    "alloccpus": re.compile(r"^\d*$"),
+}
+_TYPED = {"jobid", "jobidraw", "state", "exitcode", "elapsed", "elapsedraw", "submit", "start",
+          "end", "nnodes", "alloccpus", "alloctres", "reqtres"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A line that could not be read: its number, text and the reason."""
+
+    line: int
+    raw: str
+    reason: str
+
+
+def stage_text(
+    ledger: Ledger, path: Path, delimiter: str | None = None, fields: list[str] | None = None
+) -> tuple[dict[str, Any], list[Rejected]]:
+    """Number the lines of an sacct text export (`sacct_lines`), rejoin over-long ones
+    (`sacct_repaired`); return the split parameters for normalize_stage and unreadable lines."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        first = handle.readline()
+    if not first.strip():
+        raise InputError(f"{path}:1: empty sacct file")
+    layout = detect_layout(first, str(path), delimiter, fields)
+    _load_lines(ledger, path)
+    field_count = len(layout.fields) + (1 if layout.trailing_delimiter else 0)
+    first_data_line = 2 if layout.has_header else 1
+    rejected, repaired = [], []
+    odd = ledger.query(
+        "reconcile/sacct_overlong_lines",
+        first_data_line=first_data_line,
+        field_count=field_count,
+        delim=layout.delimiter,
+    )
+    for lineno, line in odd:
+        parts, reason = rejoin_free_text(line, layout)
+        if parts is None:
+            rejected.append(Rejected(lineno, line, reason))
+        else:
+            repaired.append((lineno, line, parts))
+    ledger.execute(
+        "reconcile/sacct_repaired",
+        linenos=[r[0] for r in repaired],
+        lines=[r[1] for r in repaired],
+        parts=[r[2] for r in repaired],
+    )
+    split = {
+        "first_data_line": first_data_line,
+        "field_count": field_count,
+        "delim": layout.delimiter,
+        **{f"i_{column}": layout.index_of(column) for column in STAGE_COLUMNS},
+    }
+    return split, rejected
+
+
+def _load_lines(ledger: Ledger, path: Path) -> None:
+    """Fill `sacct_lines` with numbered lines: DuckDB's streaming read when the numbering is
+    provably exact (only \\n line ends, one row per newline, no \\x1e byte, which serves as
+    the never-seen column delimiter), else the whole-file split."""
+    newlines, awkward, last = 0, 0, b"\n"
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 24):
+            newlines += block.count(b"\n")
+            awkward += block.count(b"\r") + block.count(b"\x1e")
+            last = block[-1:]
+    if not awkward:
+        ledger.execute("reconcile/sacct_lines", path=str(path), nul="\x1e")
+        expected = newlines + (0 if last == b"\n" else 1)
+        if ledger.query("reconcile/sacct_line_count")[0][0] == expected:
+            return
+    ledger.execute("reconcile/sacct_lines_text", path=str(path))
+
+
+def rejoin_free_text(line: str, layout: TextLayout) -> tuple[list[str] | None, str]:
+    """Split a line whose free-text field contains the delimiter; (parts, "") or (None, why).
+
+    The extra pieces are rejoined into one free-text field; when several free-text fields
+    could take them, the choice must not change any typed field, else the line is ambiguous.
+    """
+    delim, names = layout.delimiter, layout.fields
+    body = line[: -len(delim)] if layout.trailing_delimiter and line.endswith(delim) else line
+    parts = body.split(delim)
+    extra = len(parts) - len(names)
+    if extra < 0:
+        return None, f"has {len(parts)} fields, the header has {len(names)}"
+    candidates = []
+    for i, name in enumerate(names):
+        if name not in FREE_TEXT_FIELDS:
+            continue
+        merged = [*parts[:i], delim.join(parts[i : i + extra + 1]), *parts[i + extra + 1 :]]
+        if all(_field_ok(n, v) for n, v in zip(names, merged, strict=True)):
+            candidates.append(merged)
+    typed = {tuple(v for n, v in zip(names, c, strict=True) if n in _TYPED) for c in candidates}
+    if not candidates:
+        return None, (
+            f"has {len(parts)} fields, the header has {len(names)}, and no free-text field "
+            "can hold the extra delimiters"
+        )
+    if len(typed) > 1:
+        return None, f"has {len(parts)} fields; the delimiter in free text is ambiguous"
+    chosen = candidates[0]
+    return ([*chosen, ""] if layout.trailing_delimiter else chosen), ""
+
+
+def _field_ok(name: str, value: str) -> bool:
+    check = _CHECKS.get(name)
+    return check is None or bool(check.match(value.strip()))
+
+
+def normalize_stage(ledger: Ledger, split: dict[str, Any], cluster: str, cluster_tz: str) -> None:
+    """Split and parse `sacct_lines` into `sacct_parsed`; mark in-file duplicates (the SQL)."""
+    ledger.execute(
+        "reconcile/sacct_normalize",
+        cluster=cluster,
+        tz=cluster_tz,
+        states=list(SLURM_STATES),
+        **split,
+    )
+    if ledger.query("reconcile/sacct_has_duplicates"):
+        ledger.execute("reconcile/sacct_mark_duplicates")

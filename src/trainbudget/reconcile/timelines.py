@@ -1,0 +1,144 @@
+"""Build each tracked job's timeline from progress events and split it (accounting.py).
+
+Jobs of one experiment form a chain in start order (evaluation jobs a chain of their own):
+a job's high-water step is the furthest step any earlier job of its chain reached, and the
+recovery it spends is attributed to the interruption of the job before it. An event belongs
+to the allocation of its job id that started last at or before it (requeued instances share
+a job id).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from trainbudget.reconcile.accounting import JobTimeline, Split, clock_disagrees, split_job
+
+
+@dataclass(frozen=True)
+class TrackedJob:
+    """A job with progress: its split and what the diagnosis needs to explain it."""
+
+    alloc_id: int
+    job_id: str
+    timeline: JobTimeline
+    split: Split
+    chain: str
+    recovery_caused_by: str | None
+    max_step: int | None
+    last_checkpoint_step: int | None
+
+
+def split_tracked_jobs(
+    allocations: list[dict[str, Any]], events: list[dict[str, Any]], tolerance_s: int
+) -> list[TrackedJob]:
+    """Split every allocation that has progress events; allocations in start order."""
+    by_job_id: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for alloc in allocations:
+        by_job_id[alloc["job_id"]].append(alloc)
+        if alloc["job_id_raw"] != alloc["job_id"]:
+            by_job_id[alloc["job_id_raw"]].append(alloc)
+    owned: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for event in events:
+        candidates = by_job_id.get(event["job_id"], [])
+        started = [a for a in candidates if a["start_s"] <= event["t"] + tolerance_s]
+        owner = max(started, key=lambda a: a["start_s"]) if started else None
+        if owner is None and candidates:
+            owner = min(candidates, key=lambda a: a["start_s"])
+        if owner is not None:
+            owned[owner["alloc_id"]].append(event)
+
+    high_water: dict[str, int] = defaultdict(int)
+    previous: dict[str, str] = {}
+    tracked = []
+    for alloc in allocations:  # start order
+        own = owned.get(alloc["alloc_id"])
+        if not own:
+            continue
+        chain = _chain_key(alloc)
+        timeline = _timeline(alloc, own, high_water[chain])
+        split = split_job(timeline)
+        flags = list(split.flags)
+        if clock_disagrees(timeline, tolerance_s):
+            flags.append("clock-disagreement")
+        split = Split(split.useful_s, split.recovery_s, split.lost_s, split.unverified_s,
+                      tuple(flags))  # fmt: skip
+        reached = [s for _, s in (*timeline.steps, *timeline.accepted_checkpoints)]
+        checkpoints = [s for _, s in timeline.accepted_checkpoints]
+        tracked.append(
+            TrackedJob(
+                alloc_id=alloc["alloc_id"],
+                job_id=alloc["job_id"],
+                timeline=timeline,
+                split=split,
+                chain=chain,
+                recovery_caused_by=previous.get(chain) if split.recovery_s else None,
+                max_step=max(reached) if reached else None,
+                last_checkpoint_step=max(checkpoints) if checkpoints else None,
+            )
+        )
+        if reached:
+            high_water[chain] = max(high_water[chain], *reached)
+        previous[chain] = alloc["job_id"]
+    return tracked
+
+
+def _chain_key(alloc: dict[str, Any]) -> str:
+    experiment = alloc.get("experiment_id")
+    if not experiment:
+        return f"job:{alloc['cluster']}:{alloc['job_id']}"
+    kind = "evaluation" if alloc.get("work_class") == "evaluation" else "training"
+    return f"{experiment}:{kind}"
+
+
+def _timeline(alloc: dict[str, Any], events: list[dict[str, Any]], high_water: int) -> JobTimeline:
+    starts = [e for e in events if e["event"] == "start"]
+    ends = [e for e in events if e["event"] == "end"]
+    return JobTimeline(
+        gpus=alloc["gpus"],
+        start_s=alloc["start_s"],
+        elapsed_s=alloc["elapsed_seconds"],
+        state=alloc["state"],
+        has_progress=True,
+        result_valid=alloc.get("result_valid"),
+        resumed_from_step=(starts[0]["resumed_from_step"] or 0) if starts else 0,
+        high_water_step=high_water,
+        steps=tuple((e["t"], e["step"]) for e in events if e["event"] == "step"),
+        accepted_checkpoints=tuple(
+            (e["t"], e["step"]) for e in events if e["event"] == "checkpoint" and e["accepted"]
+        ),
+        app_start_s=starts[0]["t"] if starts else None,
+        app_end_s=ends[-1]["t"] if ends else None,
+    )
+
+
+def splits_frame_rows(tracked: list[TrackedJob]) -> list[dict[str, Any]]:
+    """Rows of the `job_splits` table joined back to the allocations in SQL."""
+    rows = []
+    for job in tracked:
+        t = job.timeline
+        app_elapsed = (
+            t.app_end_s - t.app_start_s
+            if t.app_start_s is not None and t.app_end_s is not None
+            else None
+        )
+        rows.append(
+            {
+                "alloc_id": job.alloc_id,
+                "useful_s": job.split.useful_s,
+                "recovery_s": job.split.recovery_s,
+                "lost_s": job.split.lost_s,
+                "unverified_s": job.split.unverified_s,
+                "flags": list(job.split.flags),
+                "recovery_caused_by": job.recovery_caused_by,
+                "app_start": t.app_start_s,
+                "app_end": t.app_end_s,
+                "app_elapsed_seconds": app_elapsed,
+                "resumed_from_step": t.resumed_from_step,
+                "high_water_step": t.high_water_step,
+                "last_checkpoint_step": job.last_checkpoint_step,
+                "max_step": job.max_step,
+            }
+        )
+    return rows

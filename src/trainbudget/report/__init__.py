@@ -1,0 +1,1 @@
+"""A run's report: one self-contained HTML file and the same content as markdown."""

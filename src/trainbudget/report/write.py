@@ -1,0 +1,28 @@
+"""Write a run's report folder: report.html (self-contained) and report.md (the artifact text)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainbudget.report.html import render_html
+from trainbudget.report.markdown import render_markdown
+from trainbudget.report.model import Report
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where a report was written."""
+
+    html: Path
+    markdown: Path
+
+
+def write_report(report: Report, folder: Path) -> ReportFiles:
+    """Write report.html and report.md into `folder` (created if needed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    html = folder / "report.html"
+    markdown = folder / "report.md"
+    html.write_text(render_html(report), encoding="utf-8")
+    markdown.write_text(render_markdown(report), encoding="utf-8")
+    return ReportFiles(html=html, markdown=markdown)

@@ -1,0 +1,80 @@
+"""Predicted loss at the target scale and the gain over a baseline, with bootstrap intervals.
+
+Gain = baseline loss − predicted loss (positive = the run beats the baseline). Seed 004: the
+gain must exceed its uncertainty from small-scale variance. The uncertainty is the wider half
+of the gain's interval, the same rule `gates.decision.PredictedGain.uncertainty` applies, so
+the gate reaches the same answer from these numbers (`PredictedGain.from_loss`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from trainbudget.scaling.bootstrap import BootstrapFits, percentile_interval
+from trainbudget.scaling.fit import ScalingParams
+
+
+@dataclass(frozen=True)
+class LossPrediction:
+    """Predicted loss at (params, tokens): the fit's value and its bootstrap interval."""
+
+    params: float
+    tokens: float
+    predicted_loss: float
+    interval: tuple[float, float]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class GainPrediction:
+    """Gain over `baseline_loss` with its interval; whether it exceeds its uncertainty."""
+
+    baseline_loss: float
+    gain: float
+    interval: tuple[float, float]
+    uncertainty: float
+    exceeds_uncertainty: bool
+    confidence: float
+    source: str
+
+
+def predicted_losses(samples: np.ndarray, params: float, tokens: float) -> np.ndarray:
+    """L(N, D) under each bootstrap parameter row (E, A, B, alpha, beta)."""
+    E, A, B, alpha, beta = samples.T
+    return E + A / params**alpha + B / tokens**beta
+
+
+def predict_loss(
+    law: ScalingParams, fits: BootstrapFits, params: float, tokens: float, confidence: float
+) -> LossPrediction:
+    """The law's loss at (params, tokens), with the percentile interval over the resamples."""
+    point = law.predict_loss(params, tokens)
+    low, high = percentile_interval(predicted_losses(fits.samples, params, tokens), confidence)
+    # A percentile interval can miss the point value when the resamples are skewed; widen
+    # it to hold the point so that value ∈ [low, high] always (the decision gate needs it).
+    return LossPrediction(
+        params=params,
+        tokens=tokens,
+        predicted_loss=point,
+        interval=(min(low, point), max(high, point)),
+        confidence=confidence,
+    )
+
+
+def predict_gain(prediction: LossPrediction, baseline_loss: float, source: str) -> GainPrediction:
+    """Gain = baseline − predicted loss, interval [baseline − high, baseline − low]."""
+    low_loss, high_loss = prediction.interval
+    gain = baseline_loss - prediction.predicted_loss
+    low, high = baseline_loss - high_loss, baseline_loss - low_loss
+    uncertainty = max(gain - low, high - gain)
+    return GainPrediction(
+        baseline_loss=baseline_loss,
+        gain=gain,
+        interval=(low, high),
+        uncertainty=uncertainty,
+        exceeds_uncertainty=gain > uncertainty,
+        confidence=prediction.confidence,
+        source=source,
+    )

@@ -1,0 +1,244 @@
+"""Decode a PyTorch Profiler trace into the few columns the summary needs (times in µs).
+
+Events are decoded with msgspec into typed structs that name only the fields we read
+(measured fastest; see bench/trace_bench.py), one block of events at a time, and each block is
+reduced to numpy columns before the next is decoded, so memory stays near the size of the
+columns rather than of the JSON.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from trainbudget.errors import InputError
+from trainbudget.trace.flops import FLOP_OPS
+from trainbudget.trace.source import Block, TraceSource
+
+DATALOADER_PREFIX = "enumerate(DataLoader)"
+STEP_PREFIX = "ProfilerStep#"
+
+
+class _Args(msgspec.Struct, gc=False):
+    stream: int | str | None = None
+    correlation: int | None = None
+    total_allocated: int | None = msgspec.field(default=None, name="Total Allocated")
+    device_type: int | None = msgspec.field(default=None, name="Device Type")
+    device_id: int | None = msgspec.field(default=None, name="Device Id")
+    input_dims: msgspec.Raw = msgspec.field(default=msgspec.Raw(), name="Input Dims")
+    input_type: msgspec.Raw = msgspec.field(default=msgspec.Raw(), name="Input type")
+    concrete: msgspec.Raw = msgspec.field(default=msgspec.Raw(), name="Concrete Inputs")
+
+
+class _Event(msgspec.Struct, gc=False):
+    ph: str = ""
+    cat: str | None = None
+    name: str = ""
+    ts: float = 0.0
+    dur: float | None = None
+    args: _Args | None = None
+
+
+_decoder = msgspec.json.Decoder(list[_Event], strict=False)
+
+
+@dataclass
+class FlopOp:
+    """A CPU operator whose recorded input shapes give its FLOPs (raw JSON of its args)."""
+
+    name: str
+    ts: float
+    dur: float
+    input_dims: bytes
+    input_type: bytes
+    concrete: bytes
+
+
+@dataclass
+class RankEvents:
+    """One rank's trace reduced to columns. Times are float µs exactly as written in the file."""
+
+    path: Path
+    meta: dict[str, Any]
+    json_bytes: int
+    event_count: int
+    names: list[str]
+    gpu_ts: np.ndarray
+    gpu_dur: np.ndarray
+    gpu_name: np.ndarray  # index into `names`
+    gpu_corr: np.ndarray
+    launch_ts: np.ndarray  # CPU-side events carrying a correlation id (kernel launches)
+    launch_corr: np.ndarray
+    steps: list[tuple[str, float, float, bool]]  # (name, ts, dur, on the GPU timeline)
+    loader: list[tuple[float, float]]
+    memory: list[tuple[int, int, int]]  # (device type, device id, total allocated bytes)
+    flop_ops: list[FlopOp] = field(default_factory=list)
+
+
+def _stream_number(value: int | str | None) -> int:
+    # AMD runtime events write the stream as "0x0"; like HTA, a non-integer stream is -1.
+    if value is None:
+        return -1
+    if type(value) is int:
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        return -1
+
+
+# What a CPU-side event's name makes it; decided once per distinct name.
+_OTHER, _STEP, _LOADER, _FLOP = range(4)
+
+
+def _name_kind(name: str) -> int:
+    if name.startswith(STEP_PREFIX):
+        return _STEP
+    if name.startswith(DATALOADER_PREFIX):
+        return _LOADER
+    return _FLOP if name in FLOP_OPS else _OTHER
+
+
+class _Collector:
+    """Accumulates the needed columns block by block (one list per column, numpy at the end)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.names: dict[str, int] = {}
+        self.cpu_kinds: dict[str, int] = {}
+        self.gpu_ts: list[float] = []
+        self.gpu_dur: list[float] = []
+        self.gpu_name: list[int] = []
+        self.gpu_corr: list[int] = []
+        self.launch_ts: list[float] = []
+        self.launch_corr: list[int] = []
+        self.steps: list[tuple[str, float, float, bool]] = []
+        self.loader: list[tuple[float, float]] = []
+        self.memory: list[tuple[int, int, int]] = []
+        self.flop_ops: list[FlopOp] = []
+        self.count = 0
+
+    def add(self, events: list[_Event], first_index: int) -> None:
+        # The hot loop of a parse: one pass, locals only, one dict lookup per name.
+        names, kinds = self.names, self.cpu_kinds
+        gpu_ts, gpu_dur = self.gpu_ts.append, self.gpu_dur.append
+        gpu_name, gpu_corr = self.gpu_name.append, self.gpu_corr.append
+        launch_ts, launch_corr = self.launch_ts.append, self.launch_corr.append
+        for e in events:
+            ph = e.ph
+            if ph != "X":
+                if ph == "i" and e.args is not None and e.args.total_allocated is not None:
+                    a = e.args
+                    kind = -1 if a.device_type is None else a.device_type
+                    device = -1 if a.device_id is None else a.device_id
+                    self.memory.append((kind, device, a.total_allocated))
+                continue
+            dur = e.dur
+            if dur is None:
+                continue
+            if dur < 0:
+                self._negative(events, e, first_index)
+            a = e.args
+            corr = -1 if a is None or a.correlation is None else a.correlation
+            if corr >= 0 and _stream_number(a.stream) >= 0:  # type: ignore[union-attr]
+                name = e.name
+                nid = names.get(name)
+                if nid is None:
+                    nid = names[name] = len(names)
+                gpu_ts(e.ts)
+                gpu_dur(dur)
+                gpu_name(nid)
+                gpu_corr(corr)
+                continue
+            if corr >= 0:
+                launch_ts(e.ts)
+                launch_corr(corr)
+            name = e.name
+            kind = kinds.get(name)
+            if kind is None:
+                kind = kinds[name] = _name_kind(name)
+            if kind == _OTHER:
+                continue
+            if kind == _STEP:
+                self.steps.append((name, e.ts, dur, e.cat == "gpu_user_annotation"))
+            elif kind == _LOADER:
+                self.loader.append((e.ts, dur))
+            elif a is not None:
+                self.flop_ops.append(
+                    FlopOp(
+                        name, e.ts, dur, bytes(a.input_dims), bytes(a.input_type), bytes(a.concrete)
+                    )
+                )
+        self.count += len(events)
+
+    def _negative(self, events: list[_Event], event: _Event, first_index: int) -> None:
+        index = first_index + next(i for i, e in enumerate(events) if e is event)
+        raise InputError(
+            f"{self.path}: traceEvents[{index}] ({event.name!r}): negative duration {event.dur}"
+        )
+
+    def finish(self, source: TraceSource) -> RankEvents:
+        return RankEvents(
+            path=self.path,
+            meta=source.meta,
+            json_bytes=source.json_bytes,
+            event_count=self.count,
+            names=list(self.names),
+            gpu_ts=np.array(self.gpu_ts, dtype=np.float64),
+            gpu_dur=np.array(self.gpu_dur, dtype=np.float64),
+            gpu_name=np.array(self.gpu_name, dtype=np.int32),
+            gpu_corr=np.array(self.gpu_corr, dtype=np.int64),
+            launch_ts=np.array(self.launch_ts, dtype=np.float64),
+            launch_corr=np.array(self.launch_corr, dtype=np.int64),
+            steps=self.steps,
+            loader=self.loader,
+            memory=self.memory,
+            flop_ops=self.flop_ops,
+        )
+
+
+def read_trace(path: str | os.PathLike[str], max_json_bytes: int | None = None) -> RankEvents:
+    """Decode one trace file (plain or gzip) into columns; InputError names file and event."""
+    source = TraceSource(path, max_json_bytes)
+    collector = _Collector(source.path)
+    decoded: list[list[_Event]] = []
+
+    def validate(block: Block) -> int:
+        try:
+            events = _decoder.decode(block.data)
+        except msgspec.ValidationError as exc:
+            raise InputError(f"{source.path}: {_describe_validation(exc, block)}") from None
+        decoded[:] = [events]
+        return len(events)
+
+    # The parse makes millions of small objects and no reference cycles; pausing the cyclic
+    # collector saves its repeated walks over the growing column lists (about a third).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for block in source.blocks(validate):
+            collector.add(decoded[0], block.first_index)
+            decoded.clear()
+    finally:
+        if collecting:
+            gc.enable()
+    return collector.finish(source)
+
+
+def _describe_validation(exc: msgspec.ValidationError, block: Block) -> str:
+    """Rewrite msgspec's `$[12].args.x` path to the event's index in the whole file."""
+    message = str(exc)
+    marker = "at `$["
+    if marker in message:
+        head, _, rest = message.partition(marker)
+        index_text, _, path = rest.partition("]")
+        if index_text.isdigit():
+            index = block.first_index + int(index_text)
+            return f"traceEvents[{index}]{path.rstrip('`')}: {head.rstrip(' -')}"
+    return f"unexpected trace content: {message}"

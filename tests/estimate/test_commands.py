@@ -1,0 +1,213 @@
+"""`trainbudget estimate` and `trainbudget campaign` as a user runs them: JSON contract, errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import duckdb
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SEED_PLAN = REPO_ROOT / "examples" / "demo-7b.plan.yaml"
+DERIVED_PLAN = REPO_ROOT / "examples" / "derived-1b.plan.yaml"
+SEED_RUN = ["--params", "7e9", "--tokens", "1e11", "--gpus", "8", "--price", "1.50"]
+
+
+def test_estimate_json_has_the_contract_keys_and_the_exact_seed_values(cli) -> None:
+    result = cli("estimate", *SEED_RUN, "--gpu", "A100-80GB", "--mfu", "0.4", "--json")
+    assert result.code == 0, result.stderr
+    data = result.json()
+    for key in ("flops", "wall_seconds", "wall_hours", "wall_days", "gpu_hours", "dollar_cost"):
+        assert key in data
+    seconds = Fraction(42 * 10**20) / (8 * 312 * 10**12 * Fraction(2, 5))
+    assert data["flops"] == 4.2e21
+    assert data["wall_seconds"] == pytest.approx(float(seconds), rel=1e-12)
+    assert data["wall_days"] == pytest.approx(float(seconds / 86400), rel=1e-12)
+    assert data["dollar_cost"] == pytest.approx(float(seconds / 3600 * 8 * Fraction(3, 2)))
+    assert data["mfu_source"] == "user" and data["gpu"] == "A100-80GB"
+    assert result.stderr == ""
+
+
+def test_gpu_tflops_overrides_the_catalog_and_class_default_mfu_is_labelled(cli) -> None:
+    data = cli("estimate", *SEED_RUN, "--gpu", "H100-SXM", "--gpu-tflops", "312", "--json").json()
+    assert data["peak_flops_per_second"] == 3.12e14
+    assert data["mfu"] == 0.4 and data["mfu_source"] == "class-default"
+    moe = cli("estimate", *SEED_RUN, "--gpu-tflops", "312", "--model-class", "moe", "--json")
+    assert moe.json()["mfu"] == 0.2
+    assert moe.json()["wall_seconds"] == pytest.approx(2 * data["wall_seconds"], rel=1e-12)
+
+
+def test_estimate_table_for_people(cli) -> None:
+    result = cli("estimate", *SEED_RUN, "--gpu", "A100-80GB", "--mfu", "0.4")
+    assert result.code == 0
+    for text in ("FLOPs", "wall hours", "GPU-hours", "$14,022.44", "48.7", "MFU 0.4 (user)"):
+        assert text in result.stdout
+
+
+def test_peak_mfu_warns_on_stderr_and_keeps_stdout_json(cli) -> None:
+    result = cli("estimate", *SEED_RUN, "--gpu", "A100-80GB", "--mfu", "1.0", "--json")
+    assert result.code == 0
+    assert result.json()["warnings"]
+    assert "warning:" in result.stderr and "mfu" in result.stderr
+
+
+def test_memory_check_with_micro_batch(cli) -> None:
+    args = ["--n-layers", "32", "--d-model", "4096", "--heads", "32", "--seq-len", "4096"]
+    data = cli(
+        "estimate",
+        *SEED_RUN,
+        "--gpu",
+        "H100-SXM",
+        *args,
+        "--micro-batch",
+        "1",
+        "--zero-stage",
+        "3",
+        "--recompute",
+        "full",
+        "--json",
+    ).json()
+    memory = data["memory"]
+    expected = 16 * 7e9 / 8 + 32 * 2 * 4096 * 4096
+    assert memory["total_bytes"] == pytest.approx(expected)
+    assert memory["fits"] is True
+    assert memory["headroom_bytes"] == pytest.approx(80 * 2**30 - expected)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (["--gpus", "0"], "--gpus"),
+        (["--gpus", "-8"], "--gpus"),
+        (["--gpus", "2.5"], "--gpus"),
+        (["--mfu", "1.5"], "--mfu"),
+        (["--mfu", "0"], "--mfu"),
+        (["--tokens", "0"], "--tokens"),
+        (["--params", "-7e9"], "--params"),
+        (["--price", "abc"], "--price"),
+        (["--gpu", "Z100"], "gpu: unknown accelerator 'Z100'"),
+        (["--gpu", "A100-80GB", "--precision", "fp8"], "precision: A100-80GB has no"),
+    ],
+)
+def test_bad_estimate_input_is_one_line_and_exit_2(cli, change: list[str], field: str) -> None:
+    args = dict(zip(SEED_RUN[::2], SEED_RUN[1::2], strict=True))
+    flags = ["--gpu-tflops", "312"] if change[0] not in ("--gpu",) else []
+    for option, value in zip(change[::2], change[1::2], strict=True):
+        args[option] = value
+    argv = [item for pair in args.items() for item in pair]
+    result = cli("estimate", *argv, *flags, "--json")
+    assert result.code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"trainbudget: error: {field}")
+
+
+def test_estimate_without_gpu_or_tflops_is_an_error(cli) -> None:
+    result = cli("estimate", *SEED_RUN, "--json")
+    assert result.code == 2 and result.stderr.startswith("trainbudget: error: --gpu:")
+
+
+def test_campaign_json_contract_and_seed_numbers(cli) -> None:
+    result = cli("campaign", str(SEED_PLAN), "--json")
+    assert result.code == 0, result.stderr
+    data = result.json()
+    hours = {line["work_class"]: line["gpu_hours"] for line in data["lines"]}
+    assert hours == {"pilot": 72, "main": 960, "evaluation": 60, "retry": 160, "storage": 0}
+    assert data["planned_gpu_hours"] == 1252
+    assert data["compute_usd"] == pytest.approx(3004.80)
+    assert data["storage_gb_months"] == 6480
+    grid = [(c["attempts"], c["failure_fraction"], c["gpu_hours"]) for c in data["sensitivity"]]
+    assert grid[:3] == [(1, 0.05, 1140), (1, 0.2, 1284), (2, 0.05, 2148)]
+
+
+def test_campaign_table_shows_lines_totals_grid_and_verdict(cli) -> None:
+    out = cli("campaign", str(SEED_PLAN)).stdout
+    for text in ("1,252.0 GPU-hours", "$3,004.80", "6,480 GB-months", "2,148.0", "WITHIN"):
+        assert text in out
+
+
+def test_campaign_bad_plan_names_file_line_and_field(cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.plan.yaml"
+    bad.write_text(SEED_PLAN.read_text().replace("gpus: 8, hours: 120", "gpus: 8, hours: -120"))
+    result = cli("campaign", str(bad), "--json")
+    assert result.code == 2 and result.stdout == ""
+    message = result.stderr.strip()
+    assert "\n" not in message
+    assert message.startswith(f"trainbudget: error: {bad}:8: main.hours: must be ")
+    assert message.endswith("got -120")
+
+
+def test_estimate_run_id_lands_one_row(cli, tmp_path: Path) -> None:
+    ledger = tmp_path / "l.duckdb"
+    argv = ["estimate", *SEED_RUN, "--gpu", "A100-80GB", "--mfu", "0.4", "--json"]
+    first = cli(*argv, "--run-id", "run-7b", "--ledger", str(ledger)).json()
+    assert first["ledger"] == str(ledger) and first["estimate_id"] == 1
+    with duckdb.connect(str(ledger), read_only=True) as con:
+        rows = con.execute(
+            "SELECT run_id, mfu_source, gpu_hours, outputs_json->>'dollar_cost' FROM run_estimates"
+        ).fetchall()
+    assert len(rows) == 1
+    run_id, source, gpu_hours, dollars = rows[0]
+    assert (run_id, source) == ("run-7b", "user")
+    assert gpu_hours == pytest.approx(first["gpu_hours"])
+    assert dollars.startswith("14022.4358974358974358")  # the exact text is kept
+
+
+def test_estimate_without_run_id_writes_no_ledger(cli, tmp_path: Path) -> None:
+    cli("estimate", *SEED_RUN, "--gpu-tflops", "312", "--json", cwd=tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_campaign_record_is_idempotent(cli, tmp_path: Path) -> None:
+    ledger = str(tmp_path / "l.duckdb")
+    first = cli("campaign", str(DERIVED_PLAN), "--record", "--ledger", ledger, "--json").json()
+    again = cli("campaign", str(DERIVED_PLAN), "--record", "--ledger", ledger, "--json").json()
+    assert first["lines_landed"] == len(first["lines"]) == 6
+    assert again["lines_landed"] == 0
+    with duckdb.connect(ledger, read_only=True) as con:
+        (count,) = con.execute("SELECT count(*) FROM campaign_lines").fetchone()
+        (source,) = con.execute(
+            "SELECT mfu_source FROM campaign_lines WHERE work_class = 'main'"
+        ).fetchone()
+        (plans,) = con.execute("SELECT count(*) FROM plans").fetchone()
+    assert count == 6 and source == "class-default" and plans == 1
+
+
+def test_estimate_quick_path_imports_no_ledger_or_frame_libraries(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({['estimate', *SEED_RUN, '--gpu', 'A100-80GB', '--json']!r})\n"
+        "heavy = ('duckdb', 'polars', 'pandera', 'numpy', 'prefect', 'great_expectations')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    assert proc.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_named_queries_read_back_what_was_recorded(cli, tmp_path: Path) -> None:
+    from trainbudget.ledger import Ledger
+
+    ledger = str(tmp_path / "l.duckdb")
+    cli("campaign", str(SEED_PLAN), "--record", "--ledger", ledger, "--json")
+    argv = ["estimate", *SEED_RUN, "--gpu-tflops", "312", "--run-id", "r1", "--ledger", ledger]
+    cli(*argv, "--json")
+    cli(*argv, "--mfu", "0.5", "--json")
+    with Ledger.open(ledger) as book:
+        lines = book.records("estimate/campaign_lines", campaign="demo-7b")
+        runs = book.records("estimate/run_estimates", run_id="r1")
+    assert [(r["work_class"], float(r["gpu_hours"])) for r in lines] == [
+        ("pilot", 72.0),
+        ("main", 960.0),
+        ("evaluation", 60.0),
+        ("retry", 160.0),
+        ("storage", 0.0),
+    ]
+    assert [r["mfu"] for r in runs] == [0.5, 0.4]  # newest first
+    assert runs[0]["mfu_source"] == "user" and runs[1]["mfu_source"] == "class-default"

@@ -1,0 +1,40 @@
+"""`trainbudget demo` runs both flows in ephemeral Prefect and says where the report is."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.hrefs += [v for k, v in attrs if k == "href" and v]
+
+
+def test_demo_writes_both_reports_and_an_index(cli, tmp_path: Path) -> None:
+    out = tmp_path / "trainbudget-demo"
+    result = cli("demo", "--out", str(out), "--json", cwd=tmp_path)
+    assert result.code == 0, result.stderr
+    payload = result.json()
+    assert payload["prelaunch"]["gates"] == {"admission": "admit", "decision": "run"}
+    assert payload["weekly_review"]["week"] == "2026-W47"
+    index = Path(payload["index"])
+    assert index == (out / "index.html").resolve()
+    links = _Links()
+    links.feed(index.read_text(encoding="utf-8"))
+    targets = {(index.parent / href).resolve() for href in links.hrefs}
+    assert targets == {
+        Path(payload["prelaunch"]["report"]),
+        Path(payload["weekly_review"]["report"]),
+    }
+    assert all(t.is_file() for t in targets)
+    # Progress goes to stderr, so stdout stays one JSON object.
+    assert "[3/3] weekly review" in result.stderr

@@ -1,0 +1,115 @@
+"""Registry, progress and manifest loaders: contract columns, extra columns kept, quarantine."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from trainbudget.errors import InputError
+from trainbudget.reconcile.land import land_manifest, land_progress, land_registry
+from trainbudget.reconcile.live import sacct_command
+from trainbudget.reconcile.registry import WORK_CLASSES
+from trainbudget.reconcile.week import week_bounds
+from trainbudget.schemas import WORK_CLASSES as SCHEMA_WORK_CLASSES
+
+
+def test_registry_work_classes_match_the_schema_module() -> None:
+    assert WORK_CLASSES == SCHEMA_WORK_CLASSES
+
+
+def test_registry_rows_and_quarantine(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "registry.csv"
+    path.write_text(
+        "job_id,cluster,experiment_id,work_class,result_valid,cause_addressed,owner\n"
+        "1,,e1,main,true,,ana\n"
+        "2,alpha,e1,MAIN,no,yes,bo\n"
+        "3,,e1,training,,,cy\n"
+        "4,,,main,,,dee\n"
+        "5,,e2,pilot,maybe,,ed\n",
+        encoding="utf-8",
+    )
+    landed = land_registry(ledger, path)
+    assert (landed.rows_landed, landed.rows_quarantined) == (2, 3)
+    reasons = ledger.con.execute("SELECT source_line, reason FROM quarantine ORDER BY 1").fetchall()
+    assert [line for line, _ in reasons] == [4, 5, 6]
+    assert reasons[0][1].startswith("work_class: must be one of")
+    assert reasons[1][1] == "experiment_id: required, but missing"
+    assert reasons[2][1].startswith("result_valid:")
+    got = ledger.con.execute(
+        "SELECT job_id, cluster, work_class, result_valid, cause_addressed, extra_json->>'owner' "
+        "FROM registry ORDER BY job_id"
+    ).fetchall()
+    assert got == [
+        ("1", None, "main", True, None, "ana"),
+        ("2", "alpha", "main", False, True, "bo"),
+    ]
+
+
+def test_registry_yaml(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "registry.yaml"
+    path.write_text("- {job_id: 7, experiment_id: e, work_class: evaluation}\n- oops\n")
+    landed = land_registry(ledger, path)
+    assert (landed.rows_landed, landed.rows_quarantined) == (1, 1)
+
+
+def test_progress_events_checked(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "progress.jsonl"
+    path.write_text(
+        '{"job_id": 101, "time": "2026-11-23T01:00:00+01:00", "event": "start"}\n'
+        '{"job_id": "101", "time": "2026-11-23T08:00:00Z", "event": "checkpoint", '
+        '"step": 800, "accepted": true}\n'
+        "\n"
+        'not json\n'
+        '{"job_id": "101", "time": "2026-11-23T08:00:00", "event": "step", "step": 9}\n'
+        '{"job_id": "101", "time": "2026-11-23T08:00:00Z", "event": "step"}\n'
+        '{"job_id": "101", "time": "2026-11-23T08:00:00Z", "event": "restart"}\n'
+        '{"time": "2026-11-23T08:00:00Z", "event": "end"}\n',
+        encoding="utf-8",
+    )  # fmt: skip
+    landed = land_progress(ledger, path)
+    assert (landed.rows_landed, landed.rows_quarantined) == (2, 5)
+    reasons = dict(ledger.con.execute("SELECT source_line, reason FROM quarantine").fetchall())
+    assert reasons[4] == "not a JSON object"
+    assert "has no zone" in reasons[5]
+    assert reasons[6].startswith("step:")
+    assert reasons[7].startswith("event:")
+    assert reasons[8] == "job_id: required, but missing"
+    start = ledger.con.execute(
+        "SELECT job_id, event_time, resumed_from_step FROM progress_events WHERE event = 'start'"
+    ).fetchone()
+    assert start[0] == "101" and start[2] == 0
+    assert start[1] == datetime(2026, 11, 23, 0, 0, tzinfo=UTC)  # 01:00+01:00
+
+
+def test_manifest(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "manifest.csv"
+    path.write_text(
+        "artifact_id,experiment_id,job_id,step,size_bytes,created,role,retain_until,bucket\n"
+        "a,e,1,800,100,2026-11-23,recovery,2027-01-01,s3://x\n"
+        "b,e,1,900,-5,2026-11-23,recovery,,s3://x\n"
+        "c,e,1,900,5,2026-11-23,scratch,,s3://x\n",
+        encoding="utf-8",
+    )
+    landed = land_manifest(ledger, path)
+    assert (landed.rows_landed, landed.rows_quarantined) == (1, 2)
+    assert ledger.con.execute("SELECT extra_json->>'bucket' FROM manifest").fetchone() == (
+        "s3://x",
+    )
+
+
+def test_week_bounds_in_the_cluster_zone() -> None:
+    start, end = week_bounds("2026-W48", "Europe/Amsterdam")
+    assert start == datetime(2026, 11, 22, 23, 0, tzinfo=UTC)  # Monday 00:00 CET
+    assert end == datetime(2026, 11, 29, 23, 0, tzinfo=UTC)
+    with pytest.raises(InputError, match="--week"):
+        week_bounds("2026-48")
+
+
+def test_live_sacct_asks_for_duplicates_and_our_fields() -> None:
+    argv = sacct_command(datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 30, tzinfo=UTC),
+                         "Europe/Amsterdam")  # fmt: skip
+    assert argv[:4] == ["sacct", "--parsable2", "--duplicates", "--allusers"]
+    assert "--starttime=2026-11-23T01:00:00" in argv
+    assert any(a.startswith("--format=JobID,JobIDRaw,") and a.endswith(",Cluster") for a in argv)
