@@ -18,8 +18,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # Tests also run PilotRecorder on a tiny CPU model: torch 2.13.0, the CPU wheel where the
-# machine's wheelhouse has it (about 1.5 min). Elsewhere set
-# TORCH_PIP_ARGS='--extra-index-url https://download.pytorch.org/whl/cpu' to avoid the CUDA build.
+# machine's wheelhouse has it (about 1.5 min). Elsewhere point TORCH_PIP_ARGS at a CPU-only
+# wheel index (--extra-index-url ...) so pip does not pull the multi-GB CUDA build.
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
 $(VENV)/.installed-dev: $(VENV)/.installed

@@ -5,7 +5,8 @@ Each repeat runs, in new processes, the floor (a one-task flow) and the pre-laun
 first with a fresh Prefect home (the ephemeral API creates its database: a user's very first
 run), then again in a new process on that now-existing home with its result cache removed (a
 later cold start: nothing cached, database already there). Both run in the same session, so
-a loaded machine slows them alike; the ratios are what to compare across machines. Targets (issue 8): first ≤ 15 s, warm ≤ 5 s.
+a loaded machine slows them alike; the ratios are what to compare across machines.
+Targets (issue 8): first ≤ 15 s, warm ≤ 5 s.
 Run: .venv/bin/python bench/prelaunch_bench.py [--repeats N]
 """
 

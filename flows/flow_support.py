@@ -1,4 +1,5 @@
-"""Prefect glue shared by both flows: publish a report as artifacts, emit gate events.
+"""Prefect glue shared by both flows: report artifacts, gate events, the I/O retry rule and
+the import prefetch.
 
 Everything here is orchestration: the report itself is built and written by
 `trainbudget.report`; this module only hands it to the Prefect UI.

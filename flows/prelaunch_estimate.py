@@ -190,7 +190,9 @@ def prelaunch_estimate(
     for outcome in gates:
         emit_gate_event(outcome, campaign)
         logger.info("%s: %s — %s", outcome.gate, outcome.outcome, outcome.sentence)
-    report = build_prelaunch_report(budget, gates, pilot.summary, trace_payload, scaling, quality)
+    report = build_prelaunch_report(
+        budget, gates, pilot.summary, trace_payload, scaling, quality, folder
+    )
     written = publish_report(report, folder, f"{campaign}-prelaunch")
     logger.info("pre-launch estimate %s: report at %s", campaign, written.html.resolve())
     return {

@@ -62,20 +62,20 @@ def _global_options(
     ctx.obj = {"ledger": ledger}
 
 
-app.add_typer(ledger_commands.app, name="ledger")
-app.command("admit")(gates_commands.admit)
-app.command("decisions")(gates_commands.decisions)
-app.command("decide")(decide_commands.decide)
-app.command("stop-rules")(stop_rules_commands.stop_rules)
+# In the order a campaign meets them: before launch, during the run, every week, plumbing.
 app.command("estimate")(estimate_commands.estimate)
 app.command("campaign")(estimate_commands.campaign)
-app.command("fit")(fit_commands.fit)
 app.command("pilot")(pilot_commands.pilot)
 app.command("trace")(trace_commands.trace)
+app.command("fit")(fit_commands.fit)
+app.command("admit")(gates_commands.admit)
+app.command("decide")(decide_commands.decide)
+app.command("stop-rules")(stop_rules_commands.stop_rules)
 app.command("reconcile")(reconcile_commands.reconcile)
+app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
-
+app.add_typer(ledger_commands.app, name="ledger")
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code: 0 on success, 2 on bad input or usage.

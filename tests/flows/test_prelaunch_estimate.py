@@ -63,6 +63,9 @@ def test_ranks_pilot_and_report_are_landed(estimated) -> None:
     page = Path(state.result()["report"]).read_text(encoding="utf-8")
     for heading in ("Sensitivity grid", "Campaign lines", "Scaling fit", "Profiler trace by rank"):
         assert heading in page
+    report_dir = Path(state.result()["report"]).parent
+    assert 'href="data-docs/index.html"' in page
+    assert (report_dir / "data-docs" / "index.html").is_file()
 
 
 def test_direct_gain_within_its_uncertainty_asks_for_more_data(

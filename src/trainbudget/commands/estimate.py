@@ -13,6 +13,24 @@ import typer
 
 from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
 
+MfuFromOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mfu-from",
+        help="Take the MFU from the ledger: calibrated, pilot or trace (see docs/estimate.md).",
+        show_default=False,
+    ),
+]
+WorkClassOption = Annotated[
+    str, typer.Option("--work-class", help="Work class of the calibration (--mfu-from calibrated).")
+]
+ClusterOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster", help="Cluster of the calibration; needed when several are calibrated."
+    ),
+]
+
 
 def estimate(
     ctx: typer.Context,
@@ -69,6 +87,9 @@ def estimate(
         str | None,
         typer.Option("--run-id", help="Land this estimate in the ledger under this run id."),
     ] = None,
+    mfu_from: MfuFromOption = None,
+    work_class: WorkClassOption = "main",
+    cluster: ClusterOption = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -76,6 +97,24 @@ def estimate(
     from trainbudget.estimate.run_report import build_estimate, render_estimate
     from trainbudget.output import emit, warn
 
+    measured = None
+    if mfu_from is not None:
+        from trainbudget.errors import InputError
+        from trainbudget.estimate.mfu_sources import read_mfu
+        from trainbudget.estimate.run_report import resolve_peak
+
+        if mfu is not None:
+            raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
+        accelerator, peak, _ = resolve_peak(gpu, gpu_tflops, precision)
+        measured = read_mfu(
+            ledger_path(ctx, ledger),
+            mfu_from,
+            gpu=accelerator.name if accelerator else None,
+            precision=precision,
+            peak_flops_per_second=peak,
+            work_class=work_class,
+            cluster=cluster,
+        )
     payload = build_estimate(
         params=params,
         tokens=tokens,
@@ -96,7 +135,10 @@ def estimate(
         recompute=recompute,
         zero_stage=zero_stage,
         tensor_parallel=tensor_parallel,
+        measured=measured,
     )
+    if mfu is None and measured is None:
+        _offer(ledger_path(ctx, ledger), payload["gpu"], work_class)
     if run_id is not None:
         from trainbudget.estimate.record import record_estimate
 
@@ -112,6 +154,9 @@ def campaign(
     record: Annotated[
         bool, typer.Option("--record", help="Land the plan and its campaign lines in the ledger.")
     ] = False,
+    mfu_from: MfuFromOption = None,
+    work_class: WorkClassOption = "main",
+    cluster: ClusterOption = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -122,8 +167,28 @@ def campaign(
     from trainbudget.plan import load_plan
 
     plan = load_plan(plan_file)
-    result = campaign_estimate(plan)
+    measured = None
+    if mfu_from is not None:
+        from trainbudget.estimate.campaign import main_peak
+        from trainbudget.estimate.mfu_sources import read_mfu
+
+        measured = read_mfu(
+            ledger_path(ctx, ledger),
+            mfu_from,
+            gpu=plan.main.gpu,
+            precision=plan.main.precision,
+            peak_flops_per_second=main_peak(plan) if mfu_from == "trace" else None,
+            work_class=work_class,
+            cluster=cluster,
+        )
+        result = campaign_estimate(plan, mfu=measured.mfu, mfu_source=measured.mfu_source)
+    else:
+        result = campaign_estimate(plan)
     payload = campaign_payload(result)
+    payload["mfu_from"] = None if measured is None else measured.to_payload()
+    payload["warnings"] += [] if measured is None else measured.warnings
+    if measured is None and result.main is not None and result.main.mfu_source == "class-default":
+        _offer(ledger_path(ctx, ledger), plan.main.gpu, work_class)
     if record:
         from trainbudget.estimate.record import record_campaign
 
@@ -132,3 +197,18 @@ def campaign(
     for message in payload["warnings"]:
         warn(message)
     emit(payload, as_json, lambda console: render_campaign(console, payload))
+
+
+def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
+    """With an explicit --ledger and no MFU given, say on stderr which measured MFUs it holds."""
+    if ledger_file is None:
+        return
+    from trainbudget.estimate.mfu_sources import offers
+    from trainbudget.output import warn
+
+    found = offers(ledger_file, gpu=gpu, work_class=work_class)
+    if found:
+        warn(
+            f"the MFU is the class default, but ledger {ledger_file} has measured ones; "
+            f"to use one, pass: {'; or '.join(found)}"
+        )

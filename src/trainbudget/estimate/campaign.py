@@ -83,22 +83,28 @@ def _fmt(value: Numeric) -> str:
     return text
 
 
+def main_peak(plan: Plan) -> Decimal:
+    """One main-run GPU's dense peak FLOP/s: `gpu_tflops`, else the catalog at `precision`."""
+    from trainbudget.estimate.catalog import get_accelerator
+
+    main = plan.main
+    if main.gpu_tflops is not None:
+        return main.gpu_tflops * 10**12
+    if main.gpu is not None:
+        return get_accelerator(main.gpu).peak_flops_per_second(main.precision)
+    raise InputError("main.gpu: give a catalog name or gpu_tflops")
+
+
 def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:
     """The main run derived from (params, tokens, gpu, gpus, mfu); a given mfu overrides the plan's.
 
     `mfu_source` says where an overriding mfu came from (pilot, calibrated, user).
     """
-    from trainbudget.estimate.catalog import get_accelerator
 
     main = plan.main
     if main.params is None or main.tokens is None:
         raise InputError("main: give hours, or params, tokens and gpu to derive them")
-    if main.gpu_tflops is not None:
-        peak = main.gpu_tflops * 10**12
-    elif main.gpu is not None:
-        peak = get_accelerator(main.gpu).peak_flops_per_second(main.precision)
-    else:
-        raise InputError("main.gpu: give a catalog name or gpu_tflops")
+    peak = main_peak(plan)
     if mfu is not None:
         value, source = mfu, mfu_source or "user"
     elif main.mfu is not None:

@@ -59,6 +59,8 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
                 end_section=i == len(rows) - 1,
             )
     console.print(lines)
+    if payload.get("mfu_from"):
+        console.print(f"main-run MFU from the ledger: {payload['mfu_from']['note']}")
     console.print(
         f"planned work {_n(payload['planned_work_gpu_hours'])} + contingency (retries) "
         f"{_n(payload['contingency_gpu_hours'])} = [bold]{_n(payload['planned_gpu_hours'])} "

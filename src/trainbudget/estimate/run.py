@@ -15,7 +15,7 @@ from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
 from trainbudget.estimate.flops import FORMULAS, training_flops
 
 MfuSource = Literal["user", "pilot", "calibrated", "class-default"]
-MFU_SOURCES: tuple[str, ...] = ("user", "pilot", "calibrated", "class-default")
+MFU_SOURCES: tuple[str, ...] = ("user", "pilot", "calibrated", "trace", "class-default")
 
 # Seed 004: dense transformers 0.3–0.5, MoE 0.15–0.3, CNN-heavy or SNN 0.1–0.2; the default
 # is the middle of each range (dense 0.4 is the seed's worked example).

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.catalog import PRECISIONS, get_accelerator
+from trainbudget.estimate.catalog import PRECISIONS, Accelerator, get_accelerator
 from trainbudget.estimate.exact import mul
 from trainbudget.estimate.memory import training_memory
 from trainbudget.estimate.run import default_mfu, estimate_run
+
+if TYPE_CHECKING:
+    from trainbudget.estimate.mfu_sources import LedgerMfu
 
 _GIB = 1024**3
 
@@ -40,6 +43,27 @@ def parse_gpus(text: str) -> int:
     return int(value)
 
 
+def resolve_peak(
+    gpu: str | None, gpu_tflops: str | None, precision: str
+) -> tuple[Accelerator | None, Decimal, str]:
+    """The accelerator (if named), one GPU's dense peak FLOP/s and where the peak came from."""
+    if precision.lower() not in PRECISIONS:
+        raise InputError(f"--precision: must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    accelerator = get_accelerator(gpu) if gpu else None
+    override = parse_number("--gpu-tflops", gpu_tflops)
+    if override is not None:
+        if override <= 0:
+            raise InputError(f"--gpu-tflops: must be positive, got {gpu_tflops!r}")
+        return accelerator, override * 10**12, "--gpu-tflops"
+    if accelerator is not None:
+        return (
+            accelerator,
+            accelerator.peak_flops_per_second(precision),
+            (f"catalog: {accelerator.source}"),
+        )
+    raise InputError("--gpu: give a catalog name (e.g. A100-80GB) or --gpu-tflops")
+
+
 def build_estimate(
     *,
     params: str,
@@ -61,8 +85,13 @@ def build_estimate(
     recompute: str = "none",
     zero_stage: int = 0,
     tensor_parallel: int = 1,
+    measured: LedgerMfu | None = None,
 ) -> dict[str, Any]:
-    """Price one run from command-line text; return the JSON payload (contract keys first)."""
+    """Price one run from command-line text; return the JSON payload (contract keys first).
+
+    `measured` is an MFU read from the ledger (`--mfu-from`); it replaces --mfu and the class
+    default, and its provenance is the payload's `mfu_from` (null otherwise).
+    """
     n = parse_number("--params", params)
     t = parse_number("--tokens", tokens)
     if n is None or n <= 0:
@@ -73,23 +102,14 @@ def build_estimate(
     usd = parse_number("--price", price)
     if usd is None or usd < 0:
         raise InputError(f"--price: must be zero or more dollars per GPU-hour, got {price!r}")
-    if precision.lower() not in PRECISIONS:
-        raise InputError(f"--precision: must be one of {', '.join(PRECISIONS)}, got {precision!r}")
 
-    accelerator = get_accelerator(gpu) if gpu else None
-    override = parse_number("--gpu-tflops", gpu_tflops)
-    if override is not None:
-        if override <= 0:
-            raise InputError(f"--gpu-tflops: must be positive, got {gpu_tflops!r}")
-        peak = override * 10**12
-        peak_source = "--gpu-tflops"
-    elif accelerator is not None:
-        peak = accelerator.peak_flops_per_second(precision)
-        peak_source = f"catalog: {accelerator.source}"
-    else:
-        raise InputError("--gpu: give a catalog name (e.g. A100-80GB) or --gpu-tflops")
+    accelerator, peak, peak_source = resolve_peak(gpu, gpu_tflops, precision)
 
-    if mfu is None:
+    if measured is not None:
+        if mfu is not None:
+            raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
+        utilisation, mfu_source = measured.mfu, measured.mfu_source
+    elif mfu is None:
         utilisation, mfu_source = default_mfu(model_class), "class-default"
     else:
         value = parse_number("--mfu", mfu)
@@ -128,12 +148,13 @@ def build_estimate(
         "aggregate_flops_per_second": mul(gpu_count, peak, utilisation),
         "mfu": utilisation,
         "mfu_source": mfu_source,
+        "mfu_from": None if measured is None else measured.to_payload(),
         "model_class": model_class if mfu_source == "class-default" else None,
         "price_usd_per_gpu_hour": usd,
         "method": result.method,
         "formula": result.formula,
         "memory": None,
-        "warnings": list(result.warnings),
+        "warnings": list(result.warnings) + ([] if measured is None else measured.warnings),
     }
     if micro_batch is not None:
         missing = [
@@ -174,6 +195,11 @@ def _gib(value: Any) -> str:
     return f"{float(value) / _GIB:,.1f}"
 
 
+def _mfu_text(payload: dict[str, Any]) -> str:
+    """The MFU as given by the user, or a measured one to 4 significant digits (exact: --json)."""
+    return f"{float(payload['mfu']):.4g}" if payload.get("mfu_from") else str(payload["mfu"])
+
+
 def render_estimate(console: Any, payload: dict[str, Any]) -> None:
     """The small table of seed 004 (FLOPs, wall hours, days, GPU-hours, $) and its assumptions."""
     from rich.table import Table
@@ -193,9 +219,11 @@ def render_estimate(console: Any, payload: dict[str, Any]) -> None:
         f"assumptions: FLOPs = {payload['formula']}; "
         f"{payload['gpus']} × {gpu} at {float(payload['peak_flops_per_second']):.4g} FLOP/s "
         f"({payload['precision']} dense peak, {payload['peak_source']}); "
-        f"MFU {payload['mfu']} ({payload['mfu_source']}); "
+        f"MFU {_mfu_text(payload)} ({payload['mfu_source']}); "
         f"${payload['price_usd_per_gpu_hour']} per GPU-hour."
     )
+    if payload.get("mfu_from"):
+        console.print(f"MFU from the ledger: {payload['mfu_from']['note']}")
     console.print(
         "wall time = FLOPs / (GPUs · peak · MFU); dollars = wall hours · GPUs · $/GPU-hour. "
         "Exact values: --json. Estimates are a lower bound on cost."

@@ -47,10 +47,9 @@ class Expect:
 
 @dataclass(frozen=True)
 class DatasetSuite:
-    """The expectations for one landed dataset, and the ledger table it is read from."""
+    """The expectations for one landed dataset (read by its sql/quality/ query)."""
 
     name: str
-    table: str
     expectations: tuple[Expect, ...]
 
 
@@ -71,7 +70,6 @@ def sacct_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
     """Allocation lines of sacct (steps excluded): ids, states, GPU counts, elapsed, freshness."""
     return DatasetSuite(
         "sacct",
-        "sacct_rows",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
             *_not_null("cluster", "job_id", "state", "gpus", "elapsed_seconds"),
@@ -94,7 +92,6 @@ def progress_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
     """Application progress events: known event kinds, non-negative steps, freshness."""
     return DatasetSuite(
         "progress",
-        "progress_events",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
             *_not_null("job_id", "event_time", "event"),
@@ -118,7 +115,6 @@ def pilot_suite() -> DatasetSuite:
     """Pilot step logs: positive step times and token counts, one row per (run, step)."""
     return DatasetSuite(
         "pilot",
-        "pilot_steps",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
             *_not_null("run_id", "step", "wall_seconds", "gpus"),

@@ -62,21 +62,31 @@ def land_sacct(
         normalize_stage(ledger, split, cluster, tz)
         for bad in rejected:
             ledger.quarantine(source, bad.line, bad.raw, bad.reason)
-        now = datetime.now(UTC)
+        provenance = {
+            "source_id": source.source_id,
+            "source_path": source.source_path,
+            "source_sha256": source.source_sha256,
+            "landed_at": source.landed_at,
+        }
+        # The good rows go straight from the parsing view into sacct_rows (one write). Only
+        # when some line did not land is the view read again for the reasons (quarantine).
+        landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
+        staged = ledger.query("reconcile/sacct_data_lines")[0][0] - len(rejected)
+        ledger.execute("reconcile/sacct_rejected", scan=landed < staged)
+        # A key repeated inside this file keeps its last line; the others are quarantined.
+        if ledger.query("reconcile/sacct_has_duplicates", source_id=source.source_id):
+            ledger.execute("reconcile/sacct_mark_duplicates", source_id=source.source_id)
+            dropped = ledger.execute(
+                "reconcile/sacct_drop_duplicates", source_id=source.source_id
+            ).fetchone()[0]
+            landed -= dropped
+        ledger.execute("reconcile/sacct_delete_replaced", source_id=source.source_id)
         ledger.execute(
             "reconcile/sacct_quarantine",
             source_id=source.source_id,
             source_path=source.source_path,
-            now=now,
+            now=datetime.now(UTC),
         )
-        ledger.execute("reconcile/sacct_delete_replaced")
-        landed = ledger.execute(
-            "reconcile/sacct_insert",
-            source_id=source.source_id,
-            source_path=source.source_path,
-            source_sha256=source.source_sha256,
-            landed_at=source.landed_at,
-        ).fetchone()[0]
         ledger.finish_source(source, landed)
         (quarantined,) = ledger.query("reconcile/source_quarantined", source_id=source.source_id)[0]
     return Landed(str(path), "sacct", landed, quarantined, False)

@@ -56,6 +56,7 @@ def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
     finally:
         ledger.con.unregister("_sacct_json_lines")
     ledger.execute("reconcile/sacct_no_repairs")
+    ledger.execute("reconcile/sacct_odd_lines", linenos=[])
     return {
         "first_data_line": 1,
         "field_count": len(STAGE_COLUMNS),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.report.charts import scaling_fit_chart, sensitivity_chart
 from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.verdicts import verdict_of
-from trainbudget.report.weekly import gate_rows
+from trainbudget.report.weekly import data_docs_links, gate_rows
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -101,8 +102,9 @@ def build_prelaunch_report(
     trace_payload: dict[str, Any] | None,
     scaling: ScalingFigures | None,
     quality: QualityReport,
+    folder: Path,
 ) -> Report:
-    """The pre-launch report of one campaign plan."""
+    """The pre-launch report of one campaign plan, written into `folder`."""
     ceiling = estimate.ceiling
     summary = [
         f"Planned {float(estimate.planned_gpu_hours):,.2f} GPU-hours (work "
@@ -197,4 +199,5 @@ def build_prelaunch_report(
         summary=summary,
         tables=tables,
         charts=charts,
+        links=data_docs_links(quality, folder),
     )

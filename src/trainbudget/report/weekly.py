@@ -43,6 +43,13 @@ def accounting_by_week(ledger: Ledger) -> list[dict[str, Any]]:
     return ledger.records("report/accounting_by_week")
 
 
+def data_docs_links(quality: QualityReport, folder: Path) -> dict[str, str]:
+    """A link to the run's Great Expectations Data Docs, relative to the report's folder."""
+    if quality.docs_index is None:
+        return {}
+    return {"Great Expectations Data Docs": quality.docs_index.relative_to(folder).as_posix()}
+
+
 def gate_rows(gates: list[GateOutcome]) -> list[dict[str, Any]]:
     """One table row per gate decision (the retry gate names its job)."""
     return [
@@ -144,9 +151,6 @@ def build_weekly_report(
             )
         )
     tables.append(Table.from_records("Data-quality expectations", quality.rows()))
-    links = {}
-    if quality.docs_index is not None:
-        links["Great Expectations Data Docs"] = quality.docs_index.relative_to(folder).as_posix()
     return Report(
         title=f"Weekly review: {plan.campaign}, {week}",
         subtitle=f"generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by trainbudget",
@@ -154,5 +158,5 @@ def build_weekly_report(
         summary=summary,
         tables=tables,
         charts=charts,
-        links=links,
+        links=data_docs_links(quality, folder),
     )
