@@ -169,15 +169,18 @@ print(con.execute("SELECT count(*) FROM t").fetchone()[0])
 """
 
 
-def timed(argv: list[str]) -> tuple[float, int, str]:
-    """Run argv in a fresh process: (wall seconds, peak RSS bytes, stdout)."""
+def timed(argv: list[str], out: Path) -> tuple[float, int, bytes]:
+    """Run argv in a fresh process, stdout to the file `out` as a user's `> out.json` would
+    (a pipe into this process would time our reading of ~175 MB, not the command):
+    (wall seconds, peak RSS bytes, stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - start
+    with out.open("wb") as sink:
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=sink, stderr=subprocess.DEVNULL, check=True)
+        wall = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     # ru_maxrss of children is the maximum over all children so far; runs go smallest first.
-    return wall, max(peak_kib, before) * 1024, proc.stdout
+    return wall, max(peak_kib, before) * 1024, out.read_bytes()
 
 
 def main() -> None:
@@ -189,13 +192,15 @@ def main() -> None:
         t = time.perf_counter()
         sacct, registry, progress = generate(folder, args.lines)
         generate_s = time.perf_counter() - t
-        bare_s, bare_rss, bare_out = timed([sys.executable, "-c", BARE, str(sacct)])
+        bare_s, bare_rss, bare_out = timed(
+            [sys.executable, "-c", BARE, str(sacct)], folder / "bare.out"
+        )
         argv = [
             sys.executable, "-m", "trainbudget", "--ledger", str(folder / "ledger.duckdb"),
             "reconcile", "--sacct", str(sacct), "--registry", str(registry),
             "--progress", str(progress), "--json",
         ]  # fmt: skip
-        rec_s, rec_rss, rec_out = timed(argv)
+        rec_s, rec_rss, rec_out = timed(argv, folder / "reconcile.json")
         payload = orjson.loads(rec_out)
         result = {
             "lines": args.lines,

@@ -1,10 +1,10 @@
 -- in: sacct_lines (numbered lines), sacct_odd_lines, sacct_repaired (over-long lines
 --     rejoined), the variable sacct_split (sacct_split_params.sql)   params: none
 -- out: temp VIEW sacct_parsed: typed, normalised rows with `problem` (NULL when the row is
---      good, else the reason it goes to quarantine). A view, not a table: the landing reads it
---      twice (the few problem lines, then the good rows straight into sacct_rows) and DuckDB
---      computes only the columns each read needs, so a million parsed rows are never stored
---      twice. Parsing rules, from sacct(1):
+--      good, else the reason it goes to quarantine). A view, not a table: the good rows go
+--      straight into sacct_rows (sacct_insert), so a million parsed rows are stored once; it
+--      is read again (sacct_rejected, only the columns `problem` needs) only when some line
+--      did not land. Parsing rules, from sacct(1):
 --      JobID  = base[_arraytask][+hetoffset][.step]; JobIDRaw may differ for array tasks;
 --      State  = NAME, "CANCELLED by <uid>", or NAME truncated to the column width with '+';
 --      Elapsed = [DD-[HH:]]MM:SS (ElapsedRaw, in seconds, wins when present);
@@ -54,15 +54,30 @@ WITH split AS (
     SELECT s.*,
            regexp_full_match(jobid,
                '\d+(?:_(?:\d+|\[[^\]]*\]))?(?:\+\d+)?(?:\.[A-Za-z0-9_-]+)?') AS id_ok,
-           split_part(jobid, '.', 1) AS alloc_jid,
-           nullif(split_part(jobid, '.', 2), '') AS step_part,
+           -- instr/substr rather than split_part, which builds a list per call.
+           CASE WHEN contains(jobid, '.') THEN substr(jobid, 1, instr(jobid, '.') - 1)
+                ELSE jobid END AS alloc_jid,
+           CASE WHEN contains(jobid, '.') THEN nullif(substr(jobid, instr(jobid, '.') + 1), '')
+           END AS step_part,
            rtrim(split_part(state_t, ' ', 1), '+') AS state_word,
            TRY_CAST(trim(elapsedraw) AS BIGINT) AS el_raw,
-           -- AllocTRES is a comma list; prefixing a comma lets string functions find a
-           -- whole field (',mem=') without a regular expression over the list.
-           split_part(split_part(concat(',', tres), ',gres/gpu=', 2), ',', 1) AS gpu_field,
-           split_part(split_part(concat(',', tres), ',gres/gpu:', 2), ',', 1) AS kind_field,
-           split_part(split_part(concat(',', tres), ',mem=', 2), ',', 1) AS mem_field,
+           -- AllocTRES is a comma list: cut a field's value (after "gres/gpu=", at the start
+           -- or after a comma) up to the next comma; '' when the field is absent.
+           CASE WHEN starts_with(tres, 'gres/gpu=')
+                THEN split_part(substr(tres, 10, 24), ',', 1)
+                WHEN contains(tres, ',gres/gpu=')
+                THEN split_part(substr(tres, instr(tres, ',gres/gpu=') + 10, 24), ',', 1)
+                ELSE '' END AS gpu_field,
+           CASE WHEN starts_with(tres, 'gres/gpu:')
+                THEN split_part(substr(tres, 10, 64), ',', 1)
+                WHEN contains(tres, ',gres/gpu:')
+                THEN split_part(substr(tres, instr(tres, ',gres/gpu:') + 10, 64), ',', 1)
+                ELSE '' END AS kind_field,
+           CASE WHEN starts_with(tres, 'mem=')
+                THEN split_part(substr(tres, 5, 24), ',', 1)
+                WHEN contains(tres, ',mem=')
+                THEN split_part(substr(tres, instr(tres, ',mem=') + 5, 24), ',', 1)
+                ELSE '' END AS mem_field,
            CASE WHEN coalesce(submit, '') IN ('', 'None', 'Unknown') THEN NULL
                 ELSE TRY_CAST(submit AS TIMESTAMP) END AS submit_ts,
            CASE WHEN coalesce(start, '') IN ('', 'None', 'Unknown') THEN NULL
@@ -139,9 +154,9 @@ SELECT lineno,
        coalesce(gpus_untyped, gpus_typed, 0) AS gpus,
        gpu_kind AS gpu_type,
        -- Whole numbers (the usual case) multiply as integers; fractions go through DECIMAL.
-       coalesce(TRY_CAST(mem_value AS BIGINT) * mem_unit_bytes,
-                CAST(TRY_CAST(mem_value AS DECIMAL(38, 6)) * mem_unit_bytes AS BIGINT))
-           AS alloc_mem_bytes,
+       CASE WHEN contains(mem_value, '.')
+            THEN CAST(TRY_CAST(mem_value AS DECIMAL(38, 6)) * mem_unit_bytes AS BIGINT)
+            ELSE TRY_CAST(mem_value AS BIGINT) * mem_unit_bytes END AS alloc_mem_bytes,
        TRY_CAST(alloccpus AS INTEGER) AS alloc_cpus,
        TRY_CAST(nnodes AS INTEGER) AS nnodes,
        nullif(alloctres, '') AS alloc_tres,

@@ -1,13 +1,21 @@
-"""deploy/: prefect.yaml names real flows with the right schedules; compose wires Postgres."""
+"""deploy/: prefect.yaml names real flows with the right schedules and deploys to a process
+worker that runs them; compose wires the server to Postgres."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 import yaml
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+from trainbudget.demo_data import demo_inputs
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = REPO_ROOT / "deploy"
 
 
 def test_prefect_yaml_entrypoints_are_the_flows(weekly, prelaunch) -> None:
@@ -35,3 +43,56 @@ def test_compose_runs_server_on_postgres_and_a_worker() -> None:
     assert database_url.startswith("postgresql+asyncpg://") and "@postgres:5432/" in database_url
     assert "trainbudget-process" in services["worker"]["command"]
     assert services["worker"]["environment"]["PREFECT_API_URL"] == "http://server:4200/api"
+
+
+@pytest.mark.slow
+def test_prefect_deploy_and_a_process_worker_run_the_prelaunch_flow(
+    prefect_server, completed_runs, tmp_path: Path
+) -> None:
+    # `prefect deploy` replaces the served deployments of the same names on this server, so
+    # the served runs (completed_runs) finish first.
+    from prefect.deployments import run_deployment
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    env = {
+        **os.environ,
+        **{k: v for k, v in prefect_server.items() if k != "ui"},
+        "TRAINBUDGET_REPO": str(REPO_ROOT),
+    }
+
+    def prefect(*args: str) -> None:
+        proc = subprocess.run(
+            [sys.executable, "-m", "prefect", "--no-prompt", *args],
+            env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+    prefect("work-pool", "create", "trainbudget-process", "--type", "process", "--overwrite")
+    prefect("deploy", "--all", "--prefect-file", "deploy/prefect.yaml")
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "prefect", "worker", "start", "--pool", "trainbudget-process"],
+        env=env, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    inputs = demo_inputs()
+    try:
+        with temporary_settings(updates={PREFECT_API_URL: prefect_server["PREFECT_API_URL"]}):
+            run = run_deployment(
+                "prelaunch-estimate/prelaunch-estimate",
+                parameters={
+                    "plan": str(inputs.plan),
+                    "pilot_logs": [str(p) for p in inputs.pilot_logs],
+                    "gain": 0.2,
+                    "gain_uncertainty": 0.05,
+                    "ledger": str(tmp_path / "ledger.duckdb"),
+                    "report_root": str(tmp_path / "reports"),
+                },
+                timeout=600,
+                poll_interval=2,
+            )
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+        log.close()
+    assert run.state.is_completed(), run.state.message
+    assert (tmp_path / "reports" / "prelaunch-demo-1b" / "report.html").is_file()
