@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint clean system-deps
 
 # A venv with pip; where Debian's python3 lacks ensurepip (no python3-venv package),
 # fall back to a bare venv and install into it with the system pip's --python option.
@@ -30,7 +30,21 @@ $(VENV)/.installed-dev: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/trainbudget demo
 
-test: $(VENV)/.installed-dev
+# System packages that integration tests drive: headless Chromium (the Prefect UI test) and a
+# single-node Slurm with MariaDB (the live sacct test). Installed with apt-get when missing and
+# we are root on Debian; otherwise the browser test fails saying what to install, and the Slurm
+# test is skipped unless TRAINBUDGET_REQUIRE_SLURM=1 (as in CI).
+SLURM_PACKAGES := slurmctld slurmd slurmdbd slurm-client munge mariadb-server
+system-deps:
+	@if command -v chromium >/dev/null && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/mariadbd ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing chromium and $(SLURM_PACKAGES) with apt-get"; \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -q >/dev/null \
+		&& apt-get install -y -q chromium >/dev/null \
+		&& apt-get install -y -q --no-install-recommends $(SLURM_PACKAGES) >/dev/null; \
+	else echo "note: not root, so not installing chromium and $(SLURM_PACKAGES)"; fi
+
+test: system-deps $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev

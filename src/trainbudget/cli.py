@@ -77,6 +77,7 @@ app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
 app.add_typer(ledger_commands.app, name="ledger")
 
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code: 0 on success, 2 on bad input or usage.
 

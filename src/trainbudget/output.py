@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -48,6 +49,13 @@ def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], Non
         sys.stdout.flush()
     else:
         render(Console(highlight=False))
+
+
+def working(message: str) -> AbstractContextManager[Any]:
+    """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
+    if not stderr_console.is_terminal:
+        return nullcontext()
+    return stderr_console.status(message, spinner="dots")
 
 
 def warn(message: str) -> None:

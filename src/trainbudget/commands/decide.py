@@ -13,7 +13,20 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.commands.options import (
+    GpuOption,
+    GpusOption,
+    GpuTflopsOption,
+    JsonOption,
+    LedgerOption,
+    MfuOption,
+    ModelClassOption,
+    ParamsOption,
+    PrecisionOption,
+    PriceOption,
+    TokensOption,
+    ledger_path,
+)
 from trainbudget.errors import InputError
 
 
@@ -23,25 +36,19 @@ def _opt(flag: str, help_text: str, metavar: str = "X") -> Any:
 
 def decide(
     ctx: typer.Context,
-    params: Annotated[str, _opt("--params", "Parameter count N, e.g. 7e9.", "N")],
-    tokens: Annotated[str, _opt("--tokens", "Training tokens T, e.g. 1e11.", "T")],
-    gpus: Annotated[str, _opt("--gpus", "Number of accelerators.", "G")],
-    price: Annotated[str, _opt("--price", "Dollars per GPU-hour.", "USD")],
+    params: ParamsOption,
+    tokens: TokensOption,
+    gpus: GpusOption,
+    price: PriceOption,
     min_gain: Annotated[
         str,
         _opt("--min-gain", "Smallest gain with a concrete benefit (same units as the gain)."),
     ],
-    gpu: Annotated[str | None, _opt("--gpu", "Catalog name, e.g. A100-80GB.", "NAME")] = None,
-    gpu_tflops: Annotated[
-        str | None, _opt("--gpu-tflops", "Dense peak TFLOP/s of one GPU.", "TFLOPS")
-    ] = None,
-    precision: Annotated[str, typer.Option("--precision", help="fp32, tf32, bf16, fp16, fp8.")] = (
-        "bf16"
-    ),
-    mfu: Annotated[str | None, _opt("--mfu", "Model FLOPs utilisation in (0, 1].", "M")] = None,
-    model_class: Annotated[
-        str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
-    ] = "dense",
+    gpu: GpuOption = None,
+    gpu_tflops: GpuTflopsOption = None,
+    precision: PrecisionOption = "bf16",
+    mfu: MfuOption = None,
+    model_class: ModelClassOption = "dense",
     gain: Annotated[
         str | None, _opt("--gain", "Predicted gain over the baseline (positive is better).")
     ] = None,

@@ -11,7 +11,20 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.commands.options import (
+    GpuOption,
+    GpusOption,
+    GpuTflopsOption,
+    JsonOption,
+    LedgerOption,
+    MfuOption,
+    ModelClassOption,
+    ParamsOption,
+    PrecisionOption,
+    PriceOption,
+    TokensOption,
+    ledger_path,
+)
 
 MfuFromOption = Annotated[
     str | None,
@@ -34,36 +47,15 @@ ClusterOption = Annotated[
 
 def estimate(
     ctx: typer.Context,
-    params: Annotated[
-        str, typer.Option("--params", help="Parameter count N, e.g. 7e9.", show_default=False)
-    ],
-    tokens: Annotated[
-        str, typer.Option("--tokens", help="Training tokens T, e.g. 1e11.", show_default=False)
-    ],
-    gpus: Annotated[
-        str, typer.Option("--gpus", help="Number of accelerators.", show_default=False)
-    ],
-    price: Annotated[
-        str, typer.Option("--price", help="Dollars per GPU-hour.", show_default=False)
-    ],
-    gpu: Annotated[
-        str | None,
-        typer.Option("--gpu", help="Catalog name, e.g. A100-80GB (see docs/estimate.md)."),
-    ] = None,
-    gpu_tflops: Annotated[
-        str | None,
-        typer.Option("--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog."),
-    ] = None,
-    precision: Annotated[
-        str, typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.")
-    ] = "bf16",
-    mfu: Annotated[
-        str | None,
-        typer.Option("--mfu", help="Model FLOPs utilisation in (0, 1]; default by --model-class."),
-    ] = None,
-    model_class: Annotated[
-        str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
-    ] = "dense",
+    params: ParamsOption,
+    tokens: TokensOption,
+    gpus: GpusOption,
+    price: PriceOption,
+    gpu: GpuOption = None,
+    gpu_tflops: GpuTflopsOption = None,
+    precision: PrecisionOption = "bf16",
+    mfu: MfuOption = None,
+    model_class: ModelClassOption = "dense",
     method: Annotated[
         str, typer.Option("--method", help="FLOPs method: 6nt, attention, recompute or moe.")
     ] = "6nt",

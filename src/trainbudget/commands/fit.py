@@ -74,7 +74,7 @@ def fit(
 ) -> None:
     """Fit a scaling law to ablations and predict the loss at the target scale, with intervals."""
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn
+    from trainbudget.output import emit, warn, working
     from trainbudget.scaling.analysis import analyse_ablations
     from trainbudget.scaling.land import land_analysis
     from trainbudget.scaling.load import AblationColumns, read_ablations
@@ -83,16 +83,17 @@ def fit(
         params=params_column, tokens=tokens_column, loss=loss_column, flops=flops_column
     )
     points = read_ablations(ablations, columns, drop_highest_loss)
-    analysis = analyse_ablations(
-        points,
-        target_params,
-        target_tokens,
-        baseline_loss=baseline_loss,
-        resamples=bootstrap,
-        seed=seed,
-        confidence=confidence,
-        budget_flops=budget_flops,
-    )
+    with working(f"fitting {len(points.loss)} points, then {bootstrap} bootstrap refits…"):
+        analysis = analyse_ablations(
+            points,
+            target_params,
+            target_tokens,
+            baseline_loss=baseline_loss,
+            resamples=bootstrap,
+            seed=seed,
+            confidence=confidence,
+            budget_flops=budget_flops,
+        )
     options = {
         "columns": {
             "params": params_column,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -26,3 +26,37 @@ def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
         return option
     root = ctx.find_root()
     return (root.obj or {}).get("ledger") if root else None
+
+
+# The shape and price of one run, shared by `estimate` and `decide` (and --gpu by all commands
+# that look up the hardware catalog). Numbers are taken as text so 7e9 and 1e11 stay exact.
+def _required(flag: str, help_text: str, metavar: str) -> Any:
+    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
+
+
+ParamsOption = Annotated[str, _required("--params", "Parameter count N, e.g. 7e9.", "N")]
+TokensOption = Annotated[str, _required("--tokens", "Training tokens T, e.g. 1e11.", "T")]
+GpusOption = Annotated[str, _required("--gpus", "Number of accelerators.", "G")]
+PriceOption = Annotated[str, _required("--price", "Dollars per GPU-hour.", "USD")]
+GpuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu", help="Catalog accelerator, e.g. A100-80GB (see docs/estimate.md).", metavar="NAME"
+    ),
+]
+GpuTflopsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog.", metavar="X"
+    ),
+]
+PrecisionOption = Annotated[str, typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.")]
+MfuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mfu", help="Model FLOPs utilisation in (0, 1]; default by --model-class.", metavar="M"
+    ),
+]
+ModelClassOption = Annotated[
+    str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
+]

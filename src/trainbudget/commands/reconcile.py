@@ -57,7 +57,7 @@ def reconcile(
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn
+    from trainbudget.output import emit, warn, working
     from trainbudget.reconcile.report import reconcile_payload, render_reconcile, write_json
     from trainbudget.reconcile.run import ReconcileInputs, run_reconcile
 
@@ -77,7 +77,7 @@ def reconcile(
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
-        with Ledger.open(ledger_path(ctx, ledger)) as book:
+        with Ledger.open(ledger_path(ctx, ledger)) as book, working("landing and reconciling…"):
             result = run_reconcile(book, inputs, jobs_path)
             payload = reconcile_payload(result)
         for message in result.warnings:

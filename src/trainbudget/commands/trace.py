@@ -57,7 +57,7 @@ def trace(
     as_json: JsonOption = False,
 ) -> None:
     """Summarize profiler traces: GPU busy/idle, kernel categories, overlap, steps, memory, MFU."""
-    from trainbudget.output import emit, warn
+    from trainbudget.output import emit, warn, working
     from trainbudget.trace.combine import Peak, assign_ranks, combine_ranks, dominant_precision
     from trainbudget.trace.ranks import summarize_files, trace_files
 
@@ -71,9 +71,10 @@ def trace(
         accelerator = get_accelerator(gpu)  # a wrong name or precision fails before any work
         if precision is not None:
             accelerator.peak_flops_per_second(precision)
-    summaries = summarize_files(
-        files, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes, jobs=jobs
-    )
+    with working(f"summarizing {len(files)} trace file(s)…"):
+        summaries = summarize_files(
+            files, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes, jobs=jobs
+        )
     peak = None
     chosen = (precision or dominant_precision(summaries) or "bf16").lower()
     if gpu_tflops is not None:

@@ -242,7 +242,7 @@ def campaign_estimate(
     if mfu is not None and plan.main.hours is not None and not derivable:
         warnings.append(
             f"main: hours are given and params/tokens are not, so the {mfu_source or 'given'} "
-            f"MFU {mfu} cannot re-derive them; the plan's {plan.main.hours} h is kept"
+            f"MFU {float(mfu):.3g} cannot re-derive them; the plan's {plan.main.hours} h is kept"
         )
         mfu = None
     if plan.main.hours is not None and mfu is None:
@@ -254,12 +254,12 @@ def campaign_estimate(
         warnings += run.warnings
         main_detail = (
             f"{plan.main.gpus} GPUs × {float(main_hours):,.2f} h derived: {run.formula}, "
-            f"MFU {run.mfu} ({run.mfu_source})"
+            f"MFU {float(run.mfu):.3g} ({run.mfu_source})"
         )
         if plan.main.hours is not None:
             warnings.append(
                 f"main: the plan's {plan.main.hours} h is replaced by {float(main_hours):,.2f} h "
-                f"derived with the {run.mfu_source} MFU {run.mfu}"
+                f"derived with the {run.mfu_source} MFU {float(run.mfu):.3g}"
             )
 
     lines = _work_lines(plan, main_hours, main_detail)

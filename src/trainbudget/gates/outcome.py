@@ -56,8 +56,15 @@ def optional_nonnegative(field_name: str, value: Any) -> Decimal | None:
 
 
 def plain(value: Decimal | int) -> str:
-    """A number as a person writes it: no exponent, no trailing zeros (display only)."""
-    text = f"{Decimal(value):f}"
+    """A number as a person writes it: no exponent, no trailing zeros (display only).
+
+    Inputs such as 18.5 print as given; a computed value with a long tail (654.5562…) is
+    rounded to two decimals, since a sentence is for reading, not for arithmetic.
+    """
+    number = Decimal(value)
+    if number.as_tuple().exponent < -4:  # type: ignore[operator]
+        number = number.quantize(Decimal("0.01"))
+    text = f"{number:f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
