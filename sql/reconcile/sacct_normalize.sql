@@ -6,13 +6,14 @@
 --      is read again (sacct_rejected, only the columns `problem` needs) only when some line
 --      did not land. Parsing rules, from sacct(1):
 --      JobID  = base[_arraytask][+hetoffset][.step]; JobIDRaw may differ for array tasks;
---      State  = NAME, "CANCELLED by <uid>", or NAME truncated to the column width with '+';
 --      Elapsed = [DD-[HH:]]MM:SS (ElapsedRaw, in seconds, wins when present);
 --      times  = YYYY-MM-DDTHH:MM:SS in the cluster's zone, or None / Unknown;
---      AllocTRES gres/gpu=N and/or gres/gpu:TYPE=N (the untyped total wins when both appear).
--- Every field is parsed per row with string functions (a regular expression only where a
--- string function cannot say it, and only on the rows that need it): no materialised stage
--- and no joins back to it, which made DuckDB hash a million rows and spill to disk.
+--      AllocTRES, State and ExitCode: parsed once per distinct combination in sacct_lookup
+--      (see there for their rules) and joined back, with the small table as the hash build.
+-- The other fields are parsed per row with string functions (a regular expression only where
+-- a string function cannot say it, and only on the rows that need it). No million-row
+-- materialised stage is joined back (an earlier version did, hashed the large side and
+-- spilled to disk).
 CREATE OR REPLACE TEMP VIEW sacct_parsed AS
 WITH split AS (
     -- Each line split once. Lines without the header's field count were found by
@@ -47,8 +48,7 @@ WITH split AS (
            parts[getvariable('sacct_split').i_alloccpus] AS alloccpus,
            parts[getvariable('sacct_split').i_cluster] AS cluster,
            getvariable('sacct_split').cluster AS default_cluster,
-           getvariable('sacct_split').tz AS tz,
-           getvariable('sacct_split').states AS states
+           getvariable('sacct_split').tz AS tz
     FROM split
 ), base AS (
     SELECT s.*,
@@ -59,25 +59,7 @@ WITH split AS (
                 ELSE jobid END AS alloc_jid,
            CASE WHEN contains(jobid, '.') THEN nullif(substr(jobid, instr(jobid, '.') + 1), '')
            END AS step_part,
-           rtrim(split_part(state_t, ' ', 1), '+') AS state_word,
            TRY_CAST(trim(elapsedraw) AS BIGINT) AS el_raw,
-           -- AllocTRES is a comma list: cut a field's value (after "gres/gpu=", at the start
-           -- or after a comma) up to the next comma; '' when the field is absent.
-           CASE WHEN starts_with(tres, 'gres/gpu=')
-                THEN split_part(substr(tres, 10, 24), ',', 1)
-                WHEN contains(tres, ',gres/gpu=')
-                THEN split_part(substr(tres, instr(tres, ',gres/gpu=') + 10, 24), ',', 1)
-                ELSE '' END AS gpu_field,
-           CASE WHEN starts_with(tres, 'gres/gpu:')
-                THEN split_part(substr(tres, 10, 64), ',', 1)
-                WHEN contains(tres, ',gres/gpu:')
-                THEN split_part(substr(tres, instr(tres, ',gres/gpu:') + 10, 64), ',', 1)
-                ELSE '' END AS kind_field,
-           CASE WHEN starts_with(tres, 'mem=')
-                THEN split_part(substr(tres, 5, 24), ',', 1)
-                WHEN contains(tres, ',mem=')
-                THEN split_part(substr(tres, instr(tres, ',mem=') + 5, 24), ',', 1)
-                ELSE '' END AS mem_field,
            CASE WHEN coalesce(submit, '') IN ('', 'None', 'Unknown') THEN NULL
                 ELSE TRY_CAST(submit AS TIMESTAMP) END AS submit_ts,
            CASE WHEN coalesce(start, '') IN ('', 'None', 'Unknown') THEN NULL
@@ -87,21 +69,6 @@ WITH split AS (
     FROM stage s
 ), typed AS (
     SELECT b.*,
-           CASE WHEN list_contains(states, state_word) THEN state_word
-                WHEN ends_with(state_t, '+')
-                     AND len(list_filter(states, lambda x: starts_with(x, state_word))) = 1
-                THEN list_filter(states, lambda x: starts_with(x, state_word))[1]
-           END AS state_norm,
-           TRY_CAST(gpu_field AS INTEGER) AS gpus_untyped,
-           CASE WHEN contains(kind_field, '=') THEN nullif(split_part(kind_field, '=', 1), '')
-           END AS gpu_kind,
-           -- Memory: a number and an optional unit letter (no unit means MiB, as sacct prints).
-           rtrim(mem_field, 'KMGTP') AS mem_value,
-           CASE WHEN mem_field = rtrim(mem_field, 'KMGTP') THEN 1048576
-                ELSE CASE right(mem_field, 1) WHEN 'K' THEN 1024 WHEN 'M' THEN 1048576
-                     WHEN 'G' THEN 1073741824 WHEN 'T' THEN 1099511627776
-                     ELSE 1125899906842624 END
-           END AS mem_unit_bytes,
            -- Elapsed text is parsed only where ElapsedRaw is absent.
            CASE WHEN el_raw IS NULL THEN
                regexp_extract(trim(coalesce(elapsed, '')),
@@ -110,11 +77,6 @@ WITH split AS (
     FROM base b
 ), counted AS (
     SELECT t.*,
-           CASE WHEN gpus_untyped IS NULL AND kind_field <> ''
-                THEN list_sum(list_transform(
-                    regexp_extract_all(tres, '(?:^|,)gres/gpu:[^=,]+=(\d+)', 1),
-                    lambda v: CAST(v AS INTEGER)))
-           END AS gpus_typed,
            CASE WHEN el_raw IS NOT NULL THEN el_raw
                 WHEN el.s <> '' THEN
                     coalesce(TRY_CAST(nullif(el.d, '') AS BIGINT), 0) * 86400
@@ -137,12 +99,12 @@ SELECT lineno,
        jobname AS name,
        nullif(account, '') AS account,
        nullif(partition, '') AS partition,
-       state_norm AS state,
+       r.state,
        state_t AS state_text,
        CASE WHEN contains(state_raw, ' by ') THEN split_part(state_t, ' by ', 2) END
            AS cancelled_by,
-       TRY_CAST(split_part(coalesce(exitcode, ''), ':', 1) AS INTEGER) AS exit_status,
-       TRY_CAST(split_part(coalesce(exitcode, ''), ':', 2) AS INTEGER) AS exit_signal,
+       r.exit_status,
+       r.exit_signal,
        elapsed_s AS elapsed_seconds,
        coalesce(elapsed, elapsedraw) AS elapsed_text,
        CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(submit_ts))
@@ -151,19 +113,16 @@ SELECT lineno,
             ELSE timezone(tz, start_ts) END AS start_time,
        CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(end_ts))
             ELSE timezone(tz, end_ts) END AS end_time,
-       coalesce(gpus_untyped, gpus_typed, 0) AS gpus,
-       gpu_kind AS gpu_type,
-       -- Whole numbers (the usual case) multiply as integers; fractions go through DECIMAL.
-       CASE WHEN contains(mem_value, '.')
-            THEN CAST(TRY_CAST(mem_value AS DECIMAL(38, 6)) * mem_unit_bytes AS BIGINT)
-            ELSE TRY_CAST(mem_value AS BIGINT) * mem_unit_bytes END AS alloc_mem_bytes,
+       coalesce(r.gpus, 0) AS gpus,
+       r.gpu_type,
+       r.alloc_mem_bytes,
        TRY_CAST(alloccpus AS INTEGER) AS alloc_cpus,
        TRY_CAST(nnodes AS INTEGER) AS nnodes,
        nullif(alloctres, '') AS alloc_tres,
        nullif(reqtres, '') AS req_tres,
        CASE
            WHEN NOT id_ok THEN concat('JobID: not a Slurm job id: "', jobid, '"')
-           WHEN state_norm IS NULL THEN concat('State: not a Slurm state: "', state_raw, '"')
+           WHEN r.state IS NULL THEN concat('State: not a Slurm state: "', state_raw, '"')
            WHEN elapsed_s IS NULL
                THEN concat('Elapsed: expected [DD-[HH:]]MM:SS or ElapsedRaw seconds, got "',
                            coalesce(elapsed, elapsedraw, ''), '"')
@@ -174,4 +133,9 @@ SELECT lineno,
            WHEN end_ts IS NULL AND coalesce("end", '') NOT IN ('', 'None', 'Unknown')
                THEN concat('End: not a time: "', "end", '"')
        END AS problem
-FROM counted;
+FROM counted c
+-- AllocTRES, State and ExitCode parsed once per distinct combination (sacct_lookup); the
+-- small side is the join's build.
+LEFT JOIN sacct_lookup r
+       ON r.key_tres = c.tres AND r.key_state = c.state_raw
+      AND r.key_exitcode = coalesce(c.exitcode, '');

@@ -148,7 +148,10 @@ def _field_ok(name: str, value: str) -> bool:
 
 
 def normalize_stage(ledger: Ledger, split: dict[str, Any], cluster: str, cluster_tz: str) -> None:
-    """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing."""
+    """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing.
+
+    AllocTRES, State and ExitCode are parsed once per distinct value (`sacct_lookup`).
+    """
     ledger.execute(
         "reconcile/sacct_split_params",
         cluster=cluster,
@@ -156,4 +159,5 @@ def normalize_stage(ledger: Ledger, split: dict[str, Any], cluster: str, cluster
         states=list(SLURM_STATES),
         **split,
     )
+    ledger.execute("reconcile/sacct_lookup")
     ledger.execute("reconcile/sacct_normalize")

@@ -1,0 +1,84 @@
+-- in: sacct_lines, sacct_repaired, the variable sacct_split   params: none
+-- out: temp table sacct_lookup(key_tres, key_state, key_exitcode, gpus, gpu_type,
+--      alloc_mem_bytes, state, exit_status, exit_signal): each DISTINCT combination of the
+--      AllocTRES, State and ExitCode strings of the export (hundreds, not a million) parsed
+--      once; the sacct_parsed view joins it back by the three strings, so a million lines are
+--      not each cut apart with string functions (profiled: per row in the view, these fields
+--      cost about 3 s per million lines). Rules, from sacct(1):
+--      AllocTRES is a comma list: gres/gpu=N and/or gres/gpu:TYPE=N (the untyped total wins
+--      when both appear); mem=N[KMGTP] (no unit means MiB, as sacct prints);
+--      State = NAME, "CANCELLED by <uid>", or NAME truncated to the column width with '+'
+--      (taken when exactly one Slurm state starts with it); NULL when it is none of these;
+--      ExitCode = status:signal.
+CREATE OR REPLACE TEMP TABLE sacct_lookup AS
+WITH strings AS (
+    -- One string_split per line (three split_part calls cost twice as much). Over-long lines
+    -- are read here too; their extra combinations are never joined and do no harm.
+    SELECT DISTINCT coalesce(parts[getvariable('sacct_split').i_alloctres], '') AS tres,
+           coalesce(parts[getvariable('sacct_split').i_state], '') AS state_raw,
+           coalesce(parts[getvariable('sacct_split').i_exitcode], '') AS exitcode
+    FROM (SELECT string_split(line, getvariable('sacct_split').delim) AS parts
+          FROM sacct_lines
+          WHERE lineno >= getvariable('sacct_split').first_data_line)
+    UNION
+    SELECT coalesce(parts[getvariable('sacct_split').i_alloctres], ''),
+           coalesce(parts[getvariable('sacct_split').i_state], ''),
+           coalesce(parts[getvariable('sacct_split').i_exitcode], '')
+    FROM sacct_repaired
+), fields AS (
+    -- Cut a field's value (after "gres/gpu=", at the start or after a comma) up to the next
+    -- comma; '' when the field is absent.
+    SELECT tres, state_raw, exitcode,
+           CASE WHEN starts_with(tres, 'gres/gpu=')
+                THEN split_part(substr(tres, 10, 24), ',', 1)
+                WHEN contains(tres, ',gres/gpu=')
+                THEN split_part(substr(tres, instr(tres, ',gres/gpu=') + 10, 24), ',', 1)
+                ELSE '' END AS gpu_field,
+           CASE WHEN starts_with(tres, 'gres/gpu:')
+                THEN split_part(substr(tres, 10, 64), ',', 1)
+                WHEN contains(tres, ',gres/gpu:')
+                THEN split_part(substr(tres, instr(tres, ',gres/gpu:') + 10, 64), ',', 1)
+                ELSE '' END AS kind_field,
+           CASE WHEN starts_with(tres, 'mem=')
+                THEN split_part(substr(tres, 5, 24), ',', 1)
+                WHEN contains(tres, ',mem=')
+                THEN split_part(substr(tres, instr(tres, ',mem=') + 5, 24), ',', 1)
+                ELSE '' END AS mem_field
+    FROM strings
+), typed AS (
+    SELECT tres, state_raw, exitcode, kind_field,
+           trim(state_raw) AS state_t,
+           rtrim(split_part(trim(state_raw), ' ', 1), '+') AS state_word,
+           getvariable('sacct_split').states AS states,
+           TRY_CAST(gpu_field AS INTEGER) AS gpus_untyped,
+           CASE WHEN contains(kind_field, '=') THEN nullif(split_part(kind_field, '=', 1), '')
+           END AS gpu_kind,
+           rtrim(mem_field, 'KMGTP') AS mem_value,
+           CASE WHEN mem_field = rtrim(mem_field, 'KMGTP') THEN 1048576
+                ELSE CASE right(mem_field, 1) WHEN 'K' THEN 1024 WHEN 'M' THEN 1048576
+                     WHEN 'G' THEN 1073741824 WHEN 'T' THEN 1099511627776
+                     ELSE 1125899906842624 END
+           END AS mem_unit_bytes
+    FROM fields
+)
+SELECT tres AS key_tres, state_raw AS key_state, exitcode AS key_exitcode,
+       coalesce(gpus_untyped,
+                CASE WHEN kind_field <> ''
+                     THEN list_sum(list_transform(
+                         regexp_extract_all(tres, '(?:^|,)gres/gpu:[^=,]+=(\d+)', 1),
+                         lambda v: CAST(v AS INTEGER)))
+                END,
+                0) AS gpus,
+       gpu_kind AS gpu_type,
+       -- Whole numbers (the usual case) multiply as integers; fractions go through DECIMAL.
+       CASE WHEN contains(mem_value, '.')
+            THEN CAST(TRY_CAST(mem_value AS DECIMAL(38, 6)) * mem_unit_bytes AS BIGINT)
+            ELSE TRY_CAST(mem_value AS BIGINT) * mem_unit_bytes END AS alloc_mem_bytes,
+       CASE WHEN list_contains(states, state_word) THEN state_word
+            WHEN ends_with(state_t, '+')
+                 AND len(list_filter(states, lambda x: starts_with(x, state_word))) = 1
+            THEN list_filter(states, lambda x: starts_with(x, state_word))[1]
+       END AS state,
+       TRY_CAST(split_part(exitcode, ':', 1) AS INTEGER) AS exit_status,
+       TRY_CAST(split_part(exitcode, ':', 2) AS INTEGER) AS exit_signal
+FROM typed;
