@@ -26,12 +26,9 @@ from trainbudget.commands.options import (
     PriceOption,
     TokensOption,
     ledger_path,
+    value_option,
 )
 from trainbudget.errors import InputError
-
-
-def _opt(flag: str, help_text: str, metavar: str = "X") -> Any:
-    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
 
 
 def decide(
@@ -42,7 +39,9 @@ def decide(
     price: PriceOption,
     min_gain: Annotated[
         str,
-        _opt("--min-gain", "Smallest gain with a concrete benefit (same units as the gain)."),
+        value_option(
+            "--min-gain", "Smallest gain with a concrete benefit (same units as the gain)."
+        ),
     ],
     gpu: GpuOption = None,
     gpu_tflops: GpuTflopsOption = None,
@@ -50,14 +49,16 @@ def decide(
     mfu: MfuOption = None,
     model_class: ModelClassOption = "dense",
     gain: Annotated[
-        str | None, _opt("--gain", "Predicted gain over the baseline (positive is better).")
+        str | None, value_option("--gain", "Predicted gain over the baseline (positive is better).")
     ] = None,
     gain_uncertainty: Annotated[
-        str | None, _opt("--gain-uncertainty", "± uncertainty of --gain.")
+        str | None, value_option("--gain-uncertainty", "± uncertainty of --gain.")
     ] = None,
-    gain_low: Annotated[str | None, _opt("--gain-low", "Low end of the gain's interval.")] = None,
+    gain_low: Annotated[
+        str | None, value_option("--gain-low", "Low end of the gain's interval.")
+    ] = None,
     gain_high: Annotated[
-        str | None, _opt("--gain-high", "High end of the gain's interval.")
+        str | None, value_option("--gain-high", "High end of the gain's interval.")
     ] = None,
     gain_source: Annotated[
         str, typer.Option("--gain-source", help="Where the gain comes from.")
@@ -67,7 +68,7 @@ def decide(
         typer.Option("--fit", help="JSON of `trainbudget fit --json` at the target scale."),
     ] = None,
     baseline_loss: Annotated[
-        str | None, _opt("--baseline-loss", "Loss of the model to beat (with --fit).")
+        str | None, value_option("--baseline-loss", "Loss of the model to beat (with --fit).")
     ] = None,
     competing: Annotated[
         list[str] | None,
@@ -78,10 +79,12 @@ def decide(
         ),
     ] = None,
     teacher_params: Annotated[
-        str | None, _opt("--teacher-params", "Teacher parameter count, to price distillation.")
+        str | None,
+        value_option("--teacher-params", "Teacher parameter count, to price distillation."),
     ] = None,
     shorter_fraction: Annotated[
-        str, _opt("--shorter-fraction", "Token fraction of the shorter run (30B of 100B: 0.3).")
+        str,
+        value_option("--shorter-fraction", "Token fraction of the shorter run (30B of 100B: 0.3)."),
     ] = "0.3",
     campaign: Annotated[str | None, typer.Option("--campaign", help="Campaign id.")] = None,
     run_id: Annotated[str | None, typer.Option("--run-id", help="The run being judged.")] = None,

@@ -30,14 +30,15 @@ def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
 
 # The shape and price of one run, shared by `estimate` and `decide` (and --gpu by all commands
 # that look up the hardware catalog). Numbers are taken as text so 7e9 and 1e11 stay exact.
-def _required(flag: str, help_text: str, metavar: str) -> Any:
+def value_option(flag: str, help_text: str, metavar: str = "X") -> Any:
+    """A typer option for a number given as text, shown with a metavar and no default."""
     return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
 
 
-ParamsOption = Annotated[str, _required("--params", "Parameter count N, e.g. 7e9.", "N")]
-TokensOption = Annotated[str, _required("--tokens", "Training tokens T, e.g. 1e11.", "T")]
-GpusOption = Annotated[str, _required("--gpus", "Number of accelerators.", "G")]
-PriceOption = Annotated[str, _required("--price", "Dollars per GPU-hour.", "USD")]
+ParamsOption = Annotated[str, value_option("--params", "Parameter count N, e.g. 7e9.", "N")]
+TokensOption = Annotated[str, value_option("--tokens", "Training tokens T, e.g. 1e11.", "T")]
+GpusOption = Annotated[str, value_option("--gpus", "Number of accelerators.", "G")]
+PriceOption = Annotated[str, value_option("--price", "Dollars per GPU-hour.", "USD")]
 GpuOption = Annotated[
     str | None,
     typer.Option(

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.commands.options import GpuTflopsOption, JsonOption, LedgerOption, ledger_path
 
 
 def trace(
@@ -28,10 +28,7 @@ def trace(
         str | None,
         typer.Option("--gpu", help="Catalog accelerator (e.g. A100-80GB) to report MFU against."),
     ] = None,
-    gpu_tflops: Annotated[
-        str | None,
-        typer.Option("--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog."),
-    ] = None,
+    gpu_tflops: GpuTflopsOption = None,
     precision: Annotated[
         str | None,
         typer.Option(
