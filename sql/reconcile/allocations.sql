@@ -1,8 +1,10 @@
 -- in: sacct_rows   params: none
--- out: temp table allocations: one row per scheduler allocation (alloc_id numbers them).
---      Steps (.batch, .extern, .0) repeat their job's AllocTRES, so GPU-hours are counted on
---      the allocation line only; a job exported with steps but no allocation line gets one
---      built from its steps (longest elapsed, most GPUs), flagged from_steps.
+-- out: temp table allocations: one row per scheduler allocation, alloc_id numbering them in
+--      report order (start, else submit time; then cluster, job id), so the jobs list sorts
+--      by one integer. Steps (.batch, .extern, .0) repeat their job's AllocTRES, so GPU-hours
+--      are counted on the allocation line only; a job exported with steps but no allocation
+--      line gets one built from its steps (longest elapsed, most GPUs), flagged from_steps.
+--      Every step aggregate breaks ties by landing and line, so the result never depends on scan order.
 CREATE OR REPLACE TEMP TABLE allocations AS
 WITH own AS (
     SELECT cluster, job_id, job_id_raw, array_job_id, het_job_id, name, account, partition,
@@ -13,23 +15,23 @@ WITH own AS (
     WHERE step IS NULL
 ), orphan_steps AS (
     SELECT cluster, job_id,
-           any_value(job_id_raw) AS job_id_raw,
-           any_value(array_job_id) AS array_job_id,
-           any_value(het_job_id) AS het_job_id,
-           arg_max(name, elapsed_seconds) AS name,
-           any_value(account) AS account,
-           any_value(partition) AS partition,
-           arg_max(state, elapsed_seconds) AS state,
-           arg_max(state_text, elapsed_seconds) AS state_text,
-           any_value(cancelled_by) AS cancelled_by,
-           arg_max(exit_status, elapsed_seconds) AS exit_status,
-           arg_max(exit_signal, elapsed_seconds) AS exit_signal,
+           arg_min(job_id_raw, (source_id, source_line)) AS job_id_raw,
+           arg_min(array_job_id, (source_id, source_line)) AS array_job_id,
+           arg_min(het_job_id, (source_id, source_line)) AS het_job_id,
+           arg_max(name, (elapsed_seconds, source_id, source_line)) AS name,
+           arg_min(account, (source_id, source_line)) AS account,
+           arg_min(partition, (source_id, source_line)) AS partition,
+           arg_max(state, (elapsed_seconds, source_id, source_line)) AS state,
+           arg_max(state_text, (elapsed_seconds, source_id, source_line)) AS state_text,
+           arg_min(cancelled_by, (source_id, source_line)) AS cancelled_by,
+           arg_max(exit_status, (elapsed_seconds, source_id, source_line)) AS exit_status,
+           arg_max(exit_signal, (elapsed_seconds, source_id, source_line)) AS exit_signal,
            max(elapsed_seconds) AS elapsed_seconds,
            min(submit_time) AS submit_time,
            min(start_time) AS start_time,
            max(end_time) AS end_time,
            max(gpus) AS gpus,
-           any_value(gpu_type) AS gpu_type,
+           arg_min(gpu_type, (source_id, source_line)) AS gpu_type,
            min(source_path) AS source_path,
            min(source_line) AS source_line,
            true AS from_steps
@@ -39,6 +41,7 @@ WITH own AS (
                       WHERE a.step IS NULL AND a.cluster = s.cluster AND a.job_id = s.job_id)
     GROUP BY cluster, job_id
 )
-SELECT row_number() OVER (ORDER BY cluster, job_id, submit_time) AS alloc_id, *,
+SELECT row_number() OVER (ORDER BY coalesce(start_time, submit_time), cluster, job_id,
+                                  submit_time) AS alloc_id, *,
        gpus * elapsed_seconds AS allocated_gpu_seconds
 FROM (SELECT * FROM own UNION ALL SELECT * FROM orphan_steps);

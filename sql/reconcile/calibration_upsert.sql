@@ -1,4 +1,4 @@
--- in: _audit_runs (registered frame of audit_runs.sql rows)   params: $now
+-- in: audit_ratios (the audit of each run, from calibration.py)   params: $now
 -- out: (replaces the calibration of every (work class, cluster, quantity) it measures:
 --      actual ÷ estimate over completed runs, with its spread; runtime also gives the
 --      calibrated MFU = estimated MFU ÷ runtime ratio that the estimator offers)
@@ -7,9 +7,9 @@ SELECT work_class, cluster, quantity, count(*), avg(ratio), stddev_samp(ratio), 
        max(ratio), CASE WHEN quantity = 'runtime' THEN avg(mfu / ratio) END, $now
 FROM (
     SELECT work_class, cluster, 'runtime' AS quantity, runtime_ratio AS ratio, mfu
-    FROM _audit_runs WHERE completed AND runtime_ratio > 0
+    FROM audit_ratios WHERE completed AND runtime_ratio > 0
     UNION ALL
     SELECT work_class, cluster, 'gpu_hours', gpu_hours_ratio, mfu
-    FROM _audit_runs WHERE completed AND gpu_hours_ratio > 0
+    FROM audit_ratios WHERE completed AND gpu_hours_ratio > 0
 )
 GROUP BY work_class, cluster, quantity;

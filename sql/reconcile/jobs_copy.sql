@@ -41,5 +41,5 @@ COPY (
            from_steps
     FROM job_accounting
     WHERE in_week
-    ORDER BY coalesce(start_time, submit_time), cluster, job_id
+    ORDER BY alloc_id  -- report order: see allocations.sql
 ) TO $path (FORMAT json, ARRAY true);

@@ -1,3 +1,4 @@
--- in: _sacct_json_lines (registered frame: lineno, line = a JSON record as sacct text fields
---     joined by \x1f)   params: none   out: temp table sacct_lines, as for a text export
-CREATE OR REPLACE TEMP TABLE sacct_lines AS SELECT lineno, line FROM _sacct_json_lines;
+-- in: none   params: none
+-- out: an empty temp table sacct_lines, as for a text export; sacct_json.py fills it with one
+--      line per job or step record (its fields joined by \x1f)
+CREATE OR REPLACE TEMP TABLE sacct_lines (lineno BIGINT, line VARCHAR);

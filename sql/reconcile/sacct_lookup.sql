@@ -1,4 +1,4 @@
--- in: sacct_lines, sacct_repaired, the variable sacct_split   params: none
+-- in: sacct_strings, sacct_repaired, the variable sacct_split   params: none
 -- out: temp table sacct_lookup(key_tres, key_state, key_exitcode, gpus, gpu_type,
 --      alloc_mem_bytes, state, exit_status, exit_signal): each DISTINCT combination of the
 --      AllocTRES, State and ExitCode strings of the export (hundreds, not a million) parsed
@@ -12,14 +12,8 @@
 --      ExitCode = status:signal.
 CREATE OR REPLACE TEMP TABLE sacct_lookup AS
 WITH strings AS (
-    -- One string_split per line (three split_part calls cost twice as much). Over-long lines
-    -- are read here too; their extra combinations are never joined and do no harm.
-    SELECT DISTINCT coalesce(parts[getvariable('sacct_split').i_alloctres], '') AS tres,
-           coalesce(parts[getvariable('sacct_split').i_state], '') AS state_raw,
-           coalesce(parts[getvariable('sacct_split').i_exitcode], '') AS exitcode
-    FROM (SELECT string_split(line, getvariable('sacct_split').delim) AS parts
-          FROM sacct_lines
-          WHERE lineno >= getvariable('sacct_split').first_data_line)
+    -- Over-long lines are taken in their repaired form only.
+    SELECT tres, state_raw, exitcode FROM sacct_strings WHERE odd_lineno IS NULL
     UNION
     SELECT coalesce(parts[getvariable('sacct_split').i_alloctres], ''),
            coalesce(parts[getvariable('sacct_split').i_state], ''),

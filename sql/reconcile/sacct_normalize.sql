@@ -1,5 +1,5 @@
--- in: sacct_lines (numbered lines), sacct_odd_lines, sacct_repaired (over-long lines
---     rejoined), the variable sacct_split (sacct_split_params.sql)   params: none
+-- in: sacct_lines (numbered lines), sacct_strings (which lines are over-long),
+--     sacct_repaired (those rejoined), the variable sacct_split   params: none
 -- out: temp VIEW sacct_parsed: typed, normalised rows with `problem` (NULL when the row is
 --      good, else the reason it goes to quarantine). A view, not a table: the good rows go
 --      straight into sacct_rows (sacct_insert), so a million parsed rows are stored once; it
@@ -17,13 +17,14 @@
 CREATE OR REPLACE TEMP VIEW sacct_parsed AS
 WITH split AS (
     -- Each line split once. Lines without the header's field count were found by
-    -- sacct_overlong_lines and left to Python (sacct_odd_lines); they come back rejoined in
-    -- sacct_repaired. Excluding them by number, not by len(parts), keeps DuckDB from
-    -- pushing a second string_split into the scan's filter.
+    -- sacct_strings and left to Python; they come back rejoined in sacct_repaired.
+    -- Excluding them by number, not by len(parts), keeps DuckDB from pushing a second
+    -- string_split into the scan's filter.
     SELECT lineno, string_split(line, getvariable('sacct_split').delim) AS parts
     FROM sacct_lines
     WHERE lineno >= getvariable('sacct_split').first_data_line
-      AND lineno NOT IN (SELECT lineno FROM sacct_odd_lines)
+      AND lineno NOT IN (SELECT odd_lineno FROM sacct_strings
+                         WHERE odd_lineno IS NOT NULL)
     UNION ALL
     SELECT lineno, parts FROM sacct_repaired
 ), stage AS (

@@ -184,6 +184,21 @@ class Ledger:
         self.con.executemany(statement, [dict(r) for r in rows])
         return len(rows)
 
+    def insert_columns(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
+        """Insert many dict rows in one statement, one list parameter per column (no Polars or
+        Arrow import; executemany costs milliseconds a row). A column's values share a type."""
+        if not rows:
+            return 0
+        self._check_table(table)
+        columns = list(rows[0])
+        names = ", ".join(f'"{c}"' for c in columns)
+        lists = ", ".join(f"unnest($c{i})" for i in range(len(columns)))
+        self.con.execute(
+            f'INSERT INTO "{table}" ({names}) SELECT {lists}',
+            {f"c{i}": [row[c] for row in rows] for i, c in enumerate(columns)},
+        )
+        return len(rows)
+
     def insert_frame(self, table: str, frame: Any) -> int:
         """Insert a Polars DataFrame into `table`, matching columns by name."""
         if frame.height == 0:

@@ -11,8 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
@@ -59,14 +57,7 @@ def update_calibration(ledger: Ledger, audit: list[dict[str, Any]]) -> list[dict
     ]
     if not any(r["completed"] for r in rows):
         return []
-    frame = pl.DataFrame(
-        rows,
-        schema={"work_class": pl.String, "cluster": pl.String, "completed": pl.Boolean,
-                "runtime_ratio": pl.Float64, "gpu_hours_ratio": pl.Float64, "mfu": pl.Float64},
-    )  # fmt: skip
-    ledger.con.register("_audit_runs", frame.to_arrow())
-    try:
-        ledger.execute("reconcile/calibration_upsert", now=datetime.now(UTC))
-    finally:
-        ledger.con.unregister("_audit_runs")
+    ledger.execute("reconcile/audit_ratios")
+    ledger.insert_columns("audit_ratios", rows)
+    ledger.execute("reconcile/calibration_upsert", now=datetime.now(UTC))
     return ledger.records("reconcile/calibration_rows")

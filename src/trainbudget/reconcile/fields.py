@@ -6,12 +6,12 @@ expected and what was found; the loader turns that into a quarantine reason with
 
 from __future__ import annotations
 
+import csv
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
-import polars as pl
 import yaml
 
 from trainbudget.errors import InputError
@@ -94,17 +94,30 @@ def read_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
             return _jsonl_records(path)
         if suffix in {".yaml", ".yml"}:
             return _yaml_records(path)
-        frame = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
-    except (OSError, pl.exceptions.PolarsError, yaml.YAMLError) as exc:
+        return _csv_records(path)
+    except (OSError, UnicodeDecodeError, csv.Error, yaml.YAMLError) as exc:
         raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
-    return [
-        (
-            index + 2,
-            {k: v for k, v in row.items()},
-            ",".join("" if v is None else v for v in row.values()),
-        )
-        for index, row in enumerate(frame.iter_rows(named=True))
-    ]
+
+
+def _csv_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+    """Rows as dicts of strings (an empty field is None; a short row is padded with None)."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None:
+            return []
+        records = []
+        for row in reader:
+            if not row:
+                continue
+            if len(row) > len(header):
+                raise InputError(
+                    f"{path}:{reader.line_num}: {len(row)} fields, the header has {len(header)}"
+                )
+            values = [v if v != "" else None for v in row]
+            values += [None] * (len(header) - len(values))
+            records.append((reader.line_num, dict(zip(header, values, strict=True)), ",".join(row)))
+    return records
 
 
 def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:

@@ -13,8 +13,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
 from trainbudget.errors import InputError
 from trainbudget.reconcile.fields import read_records
 from trainbudget.reconcile.manifest import manifest_row
@@ -54,12 +52,12 @@ def land_sacct(
         if source is None:
             return Landed(str(path), "sacct", 0, 0, True)
         if _looks_like_json(path):
-            split, rejected = stage_json(ledger, path), []
-            tz = "UTC"
+            # sacct --json prints epoch seconds, so its times are UTC whatever the cluster.
+            split, layout, tz = stage_json(ledger, path), None, "UTC"
         else:
-            split, rejected = stage_text(ledger, path, delimiter, fields)
+            split, layout = stage_text(ledger, path, delimiter, fields)
             tz = cluster_tz
-        normalize_stage(ledger, split, cluster, tz)
+        rejected = normalize_stage(ledger, split, cluster, tz, layout)
         for bad in rejected:
             ledger.quarantine(source, bad.line, bad.raw, bad.reason)
         provenance = {
@@ -70,7 +68,11 @@ def land_sacct(
         }
         # The good rows go straight from the parsing view into sacct_rows (one write). Only
         # when some line did not land is the view read again for the reasons (quarantine).
-        landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
+        ledger.execute("reconcile/insertion_order", keep=False)
+        try:
+            landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
+        finally:
+            ledger.execute("reconcile/insertion_order", keep=True)
         staged = ledger.query("reconcile/sacct_data_lines")[0][0] - len(rejected)
         ledger.execute("reconcile/sacct_rejected", scan=landed < staged)
         # A key repeated inside this file keeps its last line; the others are quarantined.
@@ -135,9 +137,7 @@ def _land_records(
             except ValueError as exc:
                 ledger.quarantine(source, line, raw, str(exc))
                 bad += 1
-        if good:
-            # One columnar insert: executemany costs milliseconds a row.
-            ledger.insert_frame(table, pl.DataFrame(good, infer_schema_length=None))
+        ledger.insert_columns(table, good)
         ledger.finish_source(source, len(good))
     return Landed(str(path), kind, len(good), bad, False)
 

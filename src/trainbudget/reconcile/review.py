@@ -13,8 +13,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.timelines import TrackedJob, split_tracked_jobs, splits_frame_rows
@@ -24,13 +22,6 @@ if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
-_SPLIT_SCHEMA = {
-    "alloc_id": pl.Int64, "useful_s": pl.Int64, "recovery_s": pl.Int64, "lost_s": pl.Int64,
-    "unverified_s": pl.Int64, "flags": pl.List(pl.String), "recovery_caused_by": pl.String,
-    "app_start": pl.Int64, "app_end": pl.Int64, "app_elapsed_seconds": pl.Int64,
-    "resumed_from_step": pl.Int64, "high_water_step": pl.Int64,
-    "last_checkpoint_step": pl.Int64, "max_step": pl.Int64,
-}  # fmt: skip
 FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
 
 
@@ -69,12 +60,8 @@ def review(
         ledger.records("reconcile/progress_event_list"),
         clock_tolerance_s,
     )
-    splits = pl.DataFrame(splits_frame_rows(tracked), schema=_SPLIT_SCHEMA)
-    ledger.con.register("_job_splits", splits.to_arrow())
-    try:
-        ledger.execute("reconcile/job_splits")
-    finally:
-        ledger.con.unregister("_job_splits")
+    ledger.execute("reconcile/job_splits")
+    ledger.insert_columns("job_splits", splits_frame_rows(tracked))
     week_start, week_end = week or (None, None)
     ledger.execute(
         "reconcile/job_accounting",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainbudget.errors import InputError
 from trainbudget.ledger import Ledger
-from trainbudget.plan import Plan, land_plan
 from trainbudget.reconcile.land import (
     Landed,
     land_manifest,
@@ -18,6 +18,9 @@ from trainbudget.reconcile.land import (
 )
 from trainbudget.reconcile.review import Review, review
 from trainbudget.reconcile.week import week_bounds, zone
+
+if TYPE_CHECKING:
+    from trainbudget.plan import Plan
 
 # DuckDB's own buffers; Python adds the JSON text of the jobs on top (bench: ≤ 2 GB RSS).
 DUCKDB_MEMORY_LIMIT = "1200MB"
@@ -89,7 +92,7 @@ def run_reconcile(ledger: Ledger, inputs: ReconcileInputs, jobs_path: Path) -> R
                 landed.append(lander(ledger, path))
         if not ledger.query("reconcile/sacct_present"):
             raise InputError("no scheduler records in the ledger: give --sacct FILE (or --live)")
-        plan = land_plan(ledger, inputs.plan) if inputs.plan else _newest_plan(ledger)
+        plan = _plan(ledger, inputs.plan)
         if plan is None:
             warnings.append("no plan given or landed: variance against plan is skipped (--plan)")
         result = review(ledger, plan, jobs_path, bounds, inputs.clock_tolerance_s)
@@ -104,6 +107,11 @@ def run_reconcile(ledger: Ledger, inputs: ReconcileInputs, jobs_path: Path) -> R
     return ReconcileResult(inputs.week, bounds, landed, plan, result, warnings)
 
 
-def _newest_plan(ledger: Ledger) -> Plan | None:
-    rows = ledger.query("reconcile/newest_plan")
-    return Plan.model_validate_json(rows[0][0]) if rows else None
+def _plan(ledger: Ledger, path: Path | None) -> Plan | None:
+    """The plan given (landed now), else the newest landed one; pydantic loads only if used."""
+    rows = [] if path else ledger.query("reconcile/newest_plan")
+    if not path and not rows:
+        return None
+    from trainbudget.plan import Plan, land_plan
+
+    return land_plan(ledger, path) if path else Plan.model_validate_json(rows[0][0])

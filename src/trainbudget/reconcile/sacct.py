@@ -52,61 +52,43 @@ class Rejected:
 
 def stage_text(
     ledger: Ledger, path: Path, delimiter: str | None = None, fields: list[str] | None = None
-) -> tuple[dict[str, Any], list[Rejected]]:
-    """Number the lines of an sacct text export (`sacct_lines`), rejoin over-long ones
-    (`sacct_repaired`); return the split parameters for normalize_stage and unreadable lines."""
+) -> tuple[dict[str, Any], TextLayout]:
+    """Number the lines of an sacct text export (`sacct_lines`); return the split parameters
+    for normalize_stage and the layout its over-long lines are rejoined with."""
     with path.open(encoding="utf-8", errors="replace") as handle:
         first = handle.readline()
     if not first.strip():
         raise InputError(f"{path}:1: empty sacct file")
     layout = detect_layout(first, str(path), delimiter, fields)
     _load_lines(ledger, path)
-    field_count = len(layout.fields) + (1 if layout.trailing_delimiter else 0)
-    first_data_line = 2 if layout.has_header else 1
-    rejected, repaired = [], []
-    odd = ledger.query(
-        "reconcile/sacct_overlong_lines",
-        first_data_line=first_data_line,
-        field_count=field_count,
-        delim=layout.delimiter,
-    )
-    ledger.execute("reconcile/sacct_odd_lines", linenos=[lineno for lineno, _ in odd])
-    for lineno, line in odd:
-        parts, reason = rejoin_free_text(line, layout)
-        if parts is None:
-            rejected.append(Rejected(lineno, line, reason))
-        else:
-            repaired.append((lineno, line, parts))
-    ledger.execute(
-        "reconcile/sacct_repaired",
-        linenos=[r[0] for r in repaired],
-        lines=[r[1] for r in repaired],
-        parts=[r[2] for r in repaired],
-    )
     split = {
-        "first_data_line": first_data_line,
-        "field_count": field_count,
+        "first_data_line": 2 if layout.has_header else 1,
+        "field_count": len(layout.fields) + (1 if layout.trailing_delimiter else 0),
         "delim": layout.delimiter,
         **{f"i_{column}": layout.index_of(column) for column in STAGE_COLUMNS},
     }
-    return split, rejected
+    return split, layout
 
 
 def _load_lines(ledger: Ledger, path: Path) -> None:
     """Fill `sacct_lines` with numbered lines: DuckDB's streaming read when the numbering is
-    provably exact (only \\n line ends, one row per newline, no \\x1e byte, which serves as
-    the never-seen column delimiter), else the whole-file split."""
-    newlines, awkward, last = 0, False, b"\n"
+    provably exact (no \r, no \x1e byte, which serves as the never-seen column delimiter, and
+    the rows account for every byte of the file), else the whole-file split."""
+    awkward, size, tail = False, 0, b""
     with path.open("rb") as handle:
         while block := handle.read(1 << 24):
-            newlines += block.count(b"\n")
-            # `in` stops at the first hit and scans with memchr: cheaper than counting.
+            # `in` scans with memchr and stops at the first hit: far cheaper than counting.
             awkward = awkward or b"\r" in block or b"\x1e" in block
-            last = block[-1:]
+            size += len(block)
+            tail = block
     if not awkward:
         ledger.execute("reconcile/sacct_lines", path=str(path), nul="\x1e")
-        expected = newlines + (0 if last == b"\n" else 1)
-        if ledger.query("reconcile/sacct_line_count")[0][0] == expected:
+        # One row per line: each kept row is its bytes plus a newline, each blank line one
+        # byte. read_csv gives no rows for blank lines at the very end, and a file without
+        # a final newline is one byte short.
+        newlines_at_end = len(tail) - len(tail.rstrip(b"\n"))
+        expected = size - max(newlines_at_end - 1, -1)
+        if ledger.query("reconcile/sacct_line_bytes")[0][0] == expected:
             return
     ledger.execute("reconcile/sacct_lines_text", path=str(path))
 
@@ -147,10 +129,18 @@ def _field_ok(name: str, value: str) -> bool:
     return check is None or bool(check.match(value.strip()))
 
 
-def normalize_stage(ledger: Ledger, split: dict[str, Any], cluster: str, cluster_tz: str) -> None:
+def normalize_stage(
+    ledger: Ledger,
+    split: dict[str, Any],
+    cluster: str,
+    cluster_tz: str,
+    layout: TextLayout | None = None,
+) -> list[Rejected]:
     """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing.
 
-    AllocTRES, State and ExitCode are parsed once per distinct value (`sacct_lookup`).
+    One scan (`sacct_strings`) finds the distinct AllocTRES, State and ExitCode strings, parsed
+    once (`sacct_lookup`), and the lines whose field count is not the header's; those are
+    rejoined with `layout` (`sacct_repaired`) or returned as rejected.
     """
     ledger.execute(
         "reconcile/sacct_split_params",
@@ -159,5 +149,20 @@ def normalize_stage(ledger: Ledger, split: dict[str, Any], cluster: str, cluster
         states=list(SLURM_STATES),
         **split,
     )
+    ledger.execute("reconcile/sacct_strings")
+    rejected, repaired = [], []
+    for lineno, line in ledger.query("reconcile/sacct_overlong_lines"):
+        parts, reason = rejoin_free_text(line, layout) if layout else (None, "wrong field count")
+        if parts is None:
+            rejected.append(Rejected(lineno, line, reason))
+        else:
+            repaired.append((lineno, line, parts))
+    ledger.execute(
+        "reconcile/sacct_repaired",
+        linenos=[r[0] for r in repaired],
+        lines=[r[1] for r in repaired],
+        parts=[r[2] for r in repaired],
+    )
     ledger.execute("reconcile/sacct_lookup")
     ledger.execute("reconcile/sacct_normalize")
+    return rejected

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
-import polars as pl
 
 from trainbudget.errors import InputError
 from trainbudget.reconcile.sacct_format import STAGE_COLUMNS
@@ -49,14 +48,8 @@ def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
         {"lineno": row["lineno"], "line": SEPARATOR.join(_clean(row.get(c)) for c in STAGE_COLUMNS)}
         for row in rows
     ]
-    frame = pl.DataFrame(lines, schema={"lineno": pl.Int64, "line": pl.String})
-    ledger.con.register("_sacct_json_lines", frame.to_arrow())
-    try:
-        ledger.execute("reconcile/sacct_json_lines")
-    finally:
-        ledger.con.unregister("_sacct_json_lines")
-    ledger.execute("reconcile/sacct_no_repairs")
-    ledger.execute("reconcile/sacct_odd_lines", linenos=[])
+    ledger.execute("reconcile/sacct_json_lines")
+    ledger.insert_columns("sacct_lines", lines)
     return {
         "first_data_line": 1,
         "field_count": len(STAGE_COLUMNS),

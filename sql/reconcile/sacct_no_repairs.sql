@@ -1,2 +1,0 @@
--- in: none   params: none   out: an empty temp table sacct_repaired (JSON needs no repairs)
-CREATE OR REPLACE TEMP TABLE sacct_repaired (lineno BIGINT, line VARCHAR, parts VARCHAR[]);
