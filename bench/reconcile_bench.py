@@ -6,6 +6,10 @@ het jobs (123+1), requeued earlier runs (--duplicates), jobs cancelled while pen
 "CANCELLED by <uid>" and truncated "CANCELLED+", and job names that contain the delimiter;
 plus a registry and progress events for the campaign's jobs. Then, in one run:
   bare      `CREATE TABLE AS SELECT * FROM read_csv(...)` of the same file (the baseline);
+  floor     the bare read, plus the two writes the command cannot skip, done as plainly as
+            DuckDB can: every line stored in a DuckDB file (the ledger keeps each line) and
+            one JSON object per allocation line (the contract's `jobs`), with only the file's
+            own 17 text fields; a lower bound for any implementation of the contract;
   reconcile `trainbudget reconcile --sacct … --registry … --progress … --json` on a fresh
             ledger (landing included), as a user runs it.
 Each runs in its own process; wall time and peak RSS are recorded. Targets: ≤ 10 s,
@@ -169,6 +173,26 @@ print(con.execute("SELECT count(*) FROM t").fetchone()[0])
 """
 
 
+FLOOR = """
+import duckdb, sys
+con = duckdb.connect(sys.argv[2])
+con.execute("SET enable_progress_bar = false")
+con.execute(
+    "CREATE TEMP TABLE t AS SELECT * FROM read_csv($p, delim='|', header=true, all_varchar=true, "
+    "quote='', escape='', ignore_errors=true)",
+    {"p": sys.argv[1]},
+)
+con.execute("BEGIN")
+con.execute("CREATE TABLE lines AS SELECT * FROM t")
+con.execute("COMMIT")
+con.execute(
+    "COPY (SELECT * FROM t WHERE NOT contains(JobID, '.')) TO $out (FORMAT json, ARRAY true)",
+    {"out": sys.argv[3]},
+)
+con.close()
+"""
+
+
 def timed(argv: list[str], out: Path) -> tuple[float, int, bytes]:
     """Run argv in a fresh process, stdout to the file `out` as a user's `> out.json` would
     (a pipe into this process would time our reading of ~175 MB, not the command):
@@ -195,6 +219,11 @@ def main() -> None:
         bare_s, bare_rss, bare_out = timed(
             [sys.executable, "-c", BARE, str(sacct)], folder / "bare.out"
         )
+        floor_s, _, _ = timed(
+            [sys.executable, "-c", FLOOR, str(sacct), str(folder / "floor.duckdb"),
+             str(folder / "floor.json")],
+            folder / "floor.out",
+        )  # fmt: skip
         argv = [
             sys.executable, "-m", "trainbudget", "--ledger", str(folder / "ledger.duckdb"),
             "reconcile", "--sacct", str(sacct), "--registry", str(registry),
@@ -211,6 +240,8 @@ def main() -> None:
             "bare_read_csv_seconds": round(bare_s, 3),
             "bare_read_csv_rows": int(bare_out.strip()),
             "bare_peak_rss_bytes": bare_rss,
+            "floor_seconds": round(floor_s, 3),
+            "floor_ratio_to_bare": round(floor_s / bare_s, 2),
             "reconcile_seconds": round(rec_s, 3),
             "reconcile_peak_rss_bytes": rec_rss,
             "ratio_to_bare": round(rec_s / bare_s, 2),

@@ -13,6 +13,12 @@ WITH own AS (
            false AS from_steps
     FROM sacct_rows
     WHERE step IS NULL
+), orphan_keys AS (
+    -- Jobs that have only step lines (a grouping is cheaper than an anti-join over steps).
+    SELECT cluster, job_id
+    FROM sacct_rows
+    GROUP BY cluster, job_id
+    HAVING bool_and(step IS NOT NULL)
 ), orphan_steps AS (
     SELECT cluster, job_id,
            arg_min(job_id_raw, (source_id, source_line)) AS job_id_raw,
@@ -35,10 +41,8 @@ WITH own AS (
            min(source_path) AS source_path,
            min(source_line) AS source_line,
            true AS from_steps
-    FROM sacct_rows s
-    WHERE step IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM sacct_rows a
-                      WHERE a.step IS NULL AND a.cluster = s.cluster AND a.job_id = s.job_id)
+    FROM sacct_rows
+    JOIN orphan_keys USING (cluster, job_id)
     GROUP BY cluster, job_id
 )
 SELECT row_number() OVER (ORDER BY coalesce(start_time, submit_time), cluster, job_id,

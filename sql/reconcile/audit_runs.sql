@@ -10,6 +10,7 @@ WITH est AS (
     SELECT coalesce(experiment_id, job_id) AS run_id, *
     FROM job_accounting
     WHERE to_date
+      AND coalesce(experiment_id, job_id) IN (SELECT run_id FROM est)
 ), actual AS (
     SELECT run_id,
            arg_min(cluster, start_time) AS cluster,

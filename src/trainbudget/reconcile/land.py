@@ -68,11 +68,7 @@ def land_sacct(
         }
         # The good rows go straight from the parsing view into sacct_rows (one write). Only
         # when some line did not land is the view read again for the reasons (quarantine).
-        ledger.execute("reconcile/insertion_order", keep=False)
-        try:
-            landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
-        finally:
-            ledger.execute("reconcile/insertion_order", keep=True)
+        landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
         staged = ledger.query("reconcile/sacct_data_lines")[0][0] - len(rejected)
         ledger.execute("reconcile/sacct_rejected", scan=landed < staged)
         # A key repeated inside this file keeps its last line; the others are quarantined.

@@ -41,13 +41,18 @@ def split_tracked_jobs(
             by_job_id[alloc["job_id_raw"]].append(alloc)
     owned: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for event in events:
-        candidates = by_job_id.get(event["job_id"], [])
+        candidates = by_job_id.get(event["job_id"])
+        if not candidates:
+            continue
+        if len(candidates) == 1:  # the usual case: one allocation answers to this id
+            owned[candidates[0]["alloc_id"]].append(event)
+            continue
         started = [a for a in candidates if a["start_s"] <= event["t"] + tolerance_s]
-        owner = max(started, key=lambda a: a["start_s"]) if started else None
-        if owner is None and candidates:
+        if started:
+            owner = max(started, key=lambda a: a["start_s"])
+        else:
             owner = min(candidates, key=lambda a: a["start_s"])
-        if owner is not None:
-            owned[owner["alloc_id"]].append(event)
+        owned[owner["alloc_id"]].append(event)
 
     high_water: dict[str, int] = defaultdict(int)
     previous: dict[str, str] = {}
