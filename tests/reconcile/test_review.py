@@ -157,3 +157,16 @@ def test_clock_disagreement_keeps_both_figures(cli, tmp_path, write_sacct) -> No
     assert job["elapsed_seconds"] == 3600 and job["app_elapsed_seconds"] == 3 * 3600
     assert job["allocated_gpu_hours"] == 8  # the allocation stays the scheduler's
     assert out["diagnosis"][0]["clock_disagreements"] == 1
+
+
+def test_table_output_needs_no_jobs_array(cli, tmp_path, campaign) -> None:
+    """Without --json the command skips writing the jobs array but shows the same totals."""
+    args = ["--ledger", str(tmp_path / "ledger.duckdb"), "reconcile"]
+    for key, path in campaign.items():
+        args += [f"--{key}", str(path)]
+    result = cli(*args, "--plan", str(PLAN), "--week", "2026-W48")
+    assert result.code == 0, result.stderr
+    # 80 + 84 + 12 + 5 + 1 + 0 GPU-hours over the six allocations (hand-computed above).
+    headline = " ".join(result.stdout.split())
+    assert "6 allocations, 182.00 GPU-hours allocated" in headline
+    assert "Largest allocations" in result.stdout and "102" in result.stdout

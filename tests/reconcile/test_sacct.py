@@ -356,3 +356,36 @@ def test_elapsed_parse_property(tmp_path_factory, days, hours, minutes, seconds)
         land_sacct(book, path)
         (got,) = book.con.execute("SELECT elapsed_seconds FROM sacct_rows").fetchone()
     assert got == days * 86400 + hours * 3600 + minutes * 60 + seconds
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    blanks=st.lists(st.integers(0, 2), min_size=1, max_size=6),
+    trailing=st.integers(0, 3),
+    crlf=st.booleans(),
+    final_newline=st.booleans(),
+    name=st.sampled_from(["train", "prüfung", "名前", "a|b"]),
+)
+def test_source_line_is_the_line_in_the_file(
+    tmp_path_factory, blanks, trailing, crlf, final_newline, name
+) -> None:
+    """Blank lines anywhere, CRLF, no final newline, multibyte text, a delimiter in a name:
+    every landed row's source_line is the line it was written on (1-based, header = 1)."""
+    from trainbudget.ledger import Ledger
+
+    folder = tmp_path_factory.mktemp("lines")
+    lines, expected = [HEADER], {}
+    for i, gap in enumerate(blanks):
+        lines += [""] * gap
+        job = str(100 + i)
+        lines.append(sacct_line(job, name=name))
+        expected[job] = len(lines)
+    lines += [""] * trailing
+    end = "\r\n" if crlf else "\n"
+    text = end.join(lines) + (end if final_newline else "")
+    path = folder / "s.psv"
+    path.write_bytes(text.encode("utf-8"))
+    with Ledger.open(folder / "l.duckdb") as book:
+        land_sacct(book, path)
+        got = dict(book.con.execute("SELECT job_id, source_line FROM sacct_rows").fetchall())
+    assert got == expected

@@ -78,7 +78,7 @@ def reconcile(
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
         with Ledger.open(ledger_path(ctx, ledger)) as book, working("landing and reconciling…"):
-            result = run_reconcile(book, inputs, jobs_path)
+            result = run_reconcile(book, inputs, jobs_path if as_json else None)
             payload = reconcile_payload(result)
         for message in result.warnings:
             warn(message)

@@ -27,9 +27,10 @@ FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
 
 @dataclass(frozen=True)
 class Review:
-    """The review's parts; `jobs_path` is a file holding the JSON array of the week's jobs."""
+    """The review's parts; `jobs_path` is a file holding the JSON array of the week's jobs
+    (None when the caller did not ask for it)."""
 
-    jobs_path: Path
+    jobs_path: Path | None
     totals: dict[str, Any]
     variance: dict[str, Any] | None
     diagnosis: list[dict[str, Any]]
@@ -44,13 +45,14 @@ class Review:
 def review(
     ledger: Ledger,
     plan: Plan | None,
-    jobs_path: Path,
+    jobs_path: Path | None,
     week: tuple[datetime, datetime] | None = None,
     clock_tolerance_s: int = 300,
 ) -> Review:
     """Reconcile everything landed (the week's jobs; variance to the week's end).
 
-    The week's jobs are written as a JSON array to `jobs_path`.
+    The week's jobs are written as a JSON array to `jobs_path`, unless it is None (a table
+    for a person needs only the largest jobs; the array is 175 MB for a million lines).
     """
     ledger.execute("reconcile/allocations")
     ledger.execute("reconcile/registry_links")
@@ -106,7 +108,8 @@ def review(
         ),
     ]
     audit = audit_estimates(ledger)
-    ledger.execute("reconcile/jobs_copy", path=str(jobs_path))
+    if jobs_path is not None:
+        ledger.execute("reconcile/jobs_copy", path=str(jobs_path))
     return Review(
         jobs_path=jobs_path,
         totals=totals,

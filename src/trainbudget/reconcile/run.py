@@ -56,10 +56,13 @@ class ReconcileResult:
     warnings: list[str]
 
 
-def run_reconcile(ledger: Ledger, inputs: ReconcileInputs, jobs_path: Path) -> ReconcileResult:
+def run_reconcile(
+    ledger: Ledger, inputs: ReconcileInputs, jobs_path: Path | None
+) -> ReconcileResult:
     """Land the inputs and reconcile; a bad input leaves the ledger as it was.
 
-    The week's jobs are written as a JSON array to `jobs_path` (see review.review).
+    The week's jobs are written as a JSON array to `jobs_path` unless it is None
+    (see review.review).
     """
     zone(inputs.cluster_tz)
     ledger.execute("reconcile/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
