@@ -113,3 +113,15 @@ def test_live_sacct_asks_for_duplicates_and_our_fields() -> None:
     assert argv[:4] == ["sacct", "--parsable2", "--duplicates", "--allusers"]
     assert "--starttime=2026-11-23T01:00:00" in argv
     assert any(a.startswith("--format=JobID,JobIDRaw,") and a.endswith(",Cluster") for a in argv)
+
+
+def test_registry_row_with_extra_fields_is_quarantined(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "registry.csv"
+    path.write_text(
+        "job_id,experiment_id,work_class\n1,e1,main\n2,e1,main,surplus\n3,e1,pilot\n",
+        encoding="utf-8",
+    )
+    landed = land_registry(ledger, path)
+    assert (landed.rows_landed, landed.rows_quarantined) == (2, 1)
+    reasons = ledger.con.execute("SELECT source_line, reason, raw FROM quarantine").fetchall()
+    assert reasons == [(3, "4 fields, the header has 3", "2,e1,main,surplus")]

@@ -83,10 +83,11 @@ def read_date(value: Any, field: str) -> date | None:
         raise ValueError(f"{field}: expected a date YYYY-MM-DD, got {value!r}") from None
 
 
-def read_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
-    """(line, record or None, raw text) from a CSV, YAML list or JSONL file.
+def read_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
+    """(line, record, raw text) from a CSV, YAML list or JSONL file; a record that cannot be
+    read is the reason instead (the loader quarantines it).
 
-    CSV lines count the header as line 1; a JSONL line that is not a JSON object gives None.
+    CSV lines count the header as line 1.
     """
     suffix = path.suffix.lower()
     try:
@@ -99,7 +100,7 @@ def read_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
         raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
 
 
-def _csv_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+def _csv_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
     """Rows as dicts of strings (an empty field is None; a short row is padded with None)."""
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
@@ -111,16 +112,16 @@ def _csv_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
             if not row:
                 continue
             if len(row) > len(header):
-                raise InputError(
-                    f"{path}:{reader.line_num}: {len(row)} fields, the header has {len(header)}"
-                )
+                reason = f"{len(row)} fields, the header has {len(header)}"
+                records.append((reader.line_num, reason, ",".join(row)))
+                continue
             values = [v if v != "" else None for v in row]
             values += [None] * (len(header) - len(values))
             records.append((reader.line_num, dict(zip(header, values, strict=True)), ",".join(row)))
     return records
 
 
-def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
     records = []
     with path.open(encoding="utf-8") as handle:
         for lineno, line in enumerate(handle, start=1):
@@ -130,11 +131,12 @@ def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
                 value = orjson.loads(line)
             except orjson.JSONDecodeError:
                 value = None
-            records.append((lineno, value if isinstance(value, dict) else None, line.rstrip("\n")))
+            record = value if isinstance(value, dict) else "not a JSON object"
+            records.append((lineno, record, line.rstrip("\n")))
     return records
 
 
-def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
+def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
     text = path.read_text(encoding="utf-8")
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     data = yaml.safe_load(text)
@@ -143,6 +145,6 @@ def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | None, str]]:
     if not isinstance(data, list) or root is None:
         raise InputError(f"{path}:1: expected a YAML list of records")
     return [
-        (node.start_mark.line + 1, item if isinstance(item, dict) else None, str(item))
+        (node.start_mark.line + 1, item if isinstance(item, dict) else "not a mapping", str(item))
         for node, item in zip(root.value, data, strict=True)
     ]

@@ -127,8 +127,8 @@ def _land_records(
         good, bad = [], 0
         for line, record, raw in read_records(path):
             try:
-                if record is None:
-                    raise ValueError("not a JSON object")
+                if isinstance(record, str):
+                    raise ValueError(record)
                 good.append({**validate(record), **source.provenance(line)})
             except ValueError as exc:
                 ledger.quarantine(source, line, raw, str(exc))

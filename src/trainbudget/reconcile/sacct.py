@@ -72,7 +72,7 @@ def stage_text(
 
 def _load_lines(ledger: Ledger, path: Path) -> None:
     """Fill `sacct_lines` with numbered lines: DuckDB's streaming read when the numbering is
-    provably exact (no \r, no \x1e byte, which serves as the never-seen column delimiter, and
+    provably exact (no \\r, no \\x1e byte, which serves as the never-seen column delimiter, and
     the rows account for every byte of the file), else the whole-file split."""
     awkward, size, tail = False, 0, b""
     with path.open("rb") as handle:
