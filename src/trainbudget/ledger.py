@@ -169,24 +169,10 @@ class Ledger:
         columns = [d[0] for d in cursor.description or []]
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
-    def frame(self, name: str, **params: Any) -> Any:
-        """Run sql/<name>.sql and return a Polars DataFrame."""
-        return self.execute(name, **params).pl()
-
     def insert_rows(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
-        """Insert dict rows into `table` (a name from our own code, checked against the catalog)."""
-        if not rows:
-            return 0
-        self._check_table(table)
-        columns = list(rows[0])
-        placeholders = ", ".join(f"${c}" for c in columns)
-        statement = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({placeholders})'
-        self.con.executemany(statement, [dict(r) for r in rows])
-        return len(rows)
-
-    def insert_columns(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
-        """Insert many dict rows in one statement, one list parameter per column (no Polars or
-        Arrow import; executemany costs milliseconds a row). A column's values share a type."""
+        """Insert dict rows into `table` (a name from our own code, checked against the catalog)
+        in one statement, one list parameter per column: executemany costs milliseconds a row,
+        and no Polars or Arrow import is needed. The rows share the first row's keys."""
         if not rows:
             return 0
         self._check_table(table)
@@ -241,13 +227,17 @@ class Ledger:
         finally:
             self._in_transaction = False
 
-    def begin_source(self, path: str | os.PathLike[str], kind: str) -> Source | None:
+    def begin_source(
+        self, path: str | os.PathLike[str], kind: str, *, sha256: str | None = None
+    ) -> Source | None:
         """Register an input file for landing; None if the same content was landed before.
 
-        Call inside `transaction()` so the source row and its data rows land together.
+        `sha256` is the digest of the bytes the caller read, when it already hashed them
+        (hashed here otherwise). Call inside `transaction()` so the source row and its data
+        rows land together.
         """
         file_path = Path(path)
-        digest = sha256_of(file_path)
+        digest = sha256 or sha256_of(file_path)
         if self.query("ledger/find_source", kind=kind, source_sha256=digest):
             return None
         landed_at = _now()
@@ -269,14 +259,26 @@ class Ledger:
 
     def quarantine(self, source: Source, line: int | None, raw: str | None, reason: str) -> None:
         """Keep a rejected row with its reason instead of dropping it."""
-        self.execute(
-            "ledger/insert_quarantine",
-            source_id=source.source_id,
-            source_path=source.source_path,
-            source_line=line,
-            raw=raw,
-            reason=reason,
-            quarantined_at=_now(),
+        self.quarantine_rows(source, [(line, raw, reason)])
+
+    def quarantine_rows(
+        self, source: Source, rejected: Sequence[tuple[int | None, str | None, str]]
+    ) -> None:
+        """Keep rejected rows, (line, raw text, reason) each, in one insert."""
+        now = _now()
+        self.insert_rows(
+            "quarantine",
+            [
+                {
+                    "source_id": source.source_id,
+                    "source_path": source.source_path,
+                    "source_line": line,
+                    "raw": raw,
+                    "reason": reason,
+                    "quarantined_at": now,
+                }
+                for line, raw, reason in rejected
+            ],
         )
 
     def table_counts(self) -> list[tuple[str, int]]:

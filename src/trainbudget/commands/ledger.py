@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typer
-from rich.table import Table
 
 from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
 
@@ -45,6 +44,8 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         }
 
     def render(console):
+        from rich.table import Table
+
         table = Table(title=f"ledger {payload['ledger']} (schema {payload['schema_version']:03d})")
         table.add_column("table")
         table.add_column("rows", justify="right")

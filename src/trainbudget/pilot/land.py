@@ -147,7 +147,7 @@ def land_step_logs(ledger: Ledger, logs: Sequence[LoadedLog]) -> list[Path]:
         for log in logs:
             if log.duplicate_of is not None:
                 continue
-            source = ledger.begin_source(log.path, SOURCE_KIND)
+            source = ledger.begin_source(log.path, SOURCE_KIND, sha256=log.sha256)
             if source is None:
                 continue
             provenance = source.provenance(None)
@@ -155,8 +155,7 @@ def land_step_logs(ledger: Ledger, logs: Sequence[LoadedLog]) -> list[Path]:
                 *(pl.lit(v).alias(k) for k, v in provenance.items() if k != "source_line")
             )
             ledger.insert_frame("pilot_steps", rows)
-            for reject in log.rejected:
-                ledger.quarantine(source, reject.line, reject.raw, reject.reason)
+            ledger.quarantine_rows(source, [(r.line, r.raw, r.reason) for r in log.rejected])
             ledger.finish_source(source, log.steps.height)
             landed.append(log.path)
     return landed

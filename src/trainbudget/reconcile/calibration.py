@@ -58,6 +58,6 @@ def update_calibration(ledger: Ledger, audit: list[dict[str, Any]]) -> list[dict
     if not any(r["completed"] for r in rows):
         return []
     ledger.execute("reconcile/audit_ratios")
-    ledger.insert_columns("audit_ratios", rows)
+    ledger.insert_rows("audit_ratios", rows)
     ledger.execute("reconcile/calibration_upsert", now=datetime.now(UTC))
     return ledger.records("reconcile/calibration_rows")

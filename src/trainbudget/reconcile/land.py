@@ -58,14 +58,10 @@ def land_sacct(
             split, layout = stage_text(ledger, path, delimiter, fields)
             tz = cluster_tz
         rejected = normalize_stage(ledger, split, cluster, tz, layout)
-        for bad in rejected:
-            ledger.quarantine(source, bad.line, bad.raw, bad.reason)
-        provenance = {
-            "source_id": source.source_id,
-            "source_path": source.source_path,
-            "source_sha256": source.source_sha256,
-            "landed_at": source.landed_at,
-        }
+        ledger.quarantine_rows(source, [(bad.line, bad.raw, bad.reason) for bad in rejected])
+        # Each row's own line comes from the parse (lineno), the rest of its provenance here.
+        provenance = source.provenance(None)
+        del provenance["source_line"]
         # The good rows go straight from the parsing view into sacct_rows (one write). Only
         # when some line did not land is the view read again for the reasons (quarantine).
         landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
@@ -124,18 +120,18 @@ def _land_records(
         source = ledger.begin_source(path, kind)
         if source is None:
             return Landed(str(path), kind, 0, 0, True)
-        good, bad = [], 0
+        good, bad = [], []
         for line, record, raw in read_records(path):
             try:
                 if isinstance(record, str):
                     raise ValueError(record)
                 good.append({**validate(record), **source.provenance(line)})
             except ValueError as exc:
-                ledger.quarantine(source, line, raw, str(exc))
-                bad += 1
-        ledger.insert_columns(table, good)
+                bad.append((line, raw, str(exc)))
+        ledger.insert_rows(table, good)
+        ledger.quarantine_rows(source, bad)
         ledger.finish_source(source, len(good))
-    return Landed(str(path), kind, len(good), bad, False)
+    return Landed(str(path), kind, len(good), len(bad), False)
 
 
 def _check_readable(path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
-from trainbudget.reconcile.timelines import TrackedJob, split_tracked_jobs, splits_frame_rows
+from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tracked_jobs
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def review(
         clock_tolerance_s,
     )
     ledger.execute("reconcile/job_splits")
-    ledger.insert_columns("job_splits", splits_frame_rows(tracked))
+    ledger.insert_rows("job_splits", job_split_rows(tracked))
     week_start, week_end = week or (None, None)
     ledger.execute(
         "reconcile/job_accounting",

@@ -49,7 +49,7 @@ def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
         for row in rows
     ]
     ledger.execute("reconcile/sacct_json_lines")
-    ledger.insert_columns("sacct_lines", lines)
+    ledger.insert_rows("sacct_lines", lines)
     return {
         "first_data_line": 1,
         "field_count": len(STAGE_COLUMNS),

@@ -118,7 +118,7 @@ def _timeline(alloc: dict[str, Any], events: list[dict[str, Any]], high_water: i
     )
 
 
-def splits_frame_rows(tracked: list[TrackedJob]) -> list[dict[str, Any]]:
+def job_split_rows(tracked: list[TrackedJob]) -> list[dict[str, Any]]:
     """Rows of the `job_splits` table joined back to the allocations in SQL."""
     rows = []
     for job in tracked:

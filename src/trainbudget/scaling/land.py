@@ -27,15 +27,15 @@ def land_analysis(
     `options` are the choices that shape the fit (columns, drops, target, seed, ...).
     """
     path = analysis.ablations.path
+    sha = sha256_of(path)
     with ledger.transaction():
-        source = ledger.begin_source(path, KIND)
+        source = ledger.begin_source(path, KIND, sha256=sha)
         if source is not None:
             rows = [{"raw": raw, **source.provenance(line)} for line, raw in _all_rows(analysis)]
             ledger.insert_rows("ablation_rows", rows)
             ledger.finish_source(source, len(rows))
-            source_id, sha = source.source_id, source.source_sha256
+            source_id = source.source_id
         else:
-            sha = sha256_of(path)
             source_id = ledger.query("ledger/find_source", kind=KIND, source_sha256=sha)[0][0]
         fit_key = hashlib.sha256(
             orjson.dumps({"source_sha256": sha, **options}, option=orjson.OPT_SORT_KEYS)
