@@ -101,7 +101,7 @@ def prelaunch_estimate(
     expected_interruptions: int = 1,
     bootstrap: int = 200,
     seed: int = 0,
-    ledger: Path = Path("trainbudget.duckdb"),
+    ledger: Path | None = None,
     report_root: Path = Path("trainbudget-reports"),
 ) -> dict:
     """Estimate a campaign from its pilot, traces and ablations; decide admission and worth.

@@ -75,7 +75,7 @@ def weekly_review(
     cluster: str = "default",
     cluster_tz: str = "UTC",
     live_sacct: bool = False,
-    ledger: Path = Path("trainbudget.duckdb"),
+    ledger: Path | None = None,
     report_root: Path = Path("trainbudget-reports"),
 ) -> dict:
     """Review one ISO week (default: the week that just ended) and publish its report."""
@@ -90,7 +90,7 @@ def weekly_review(
             the_plan = land_plan_task(book, plan)
             files = list(sacct or [])
             if live_sacct:
-                files.append(run_sacct_task(Path(ledger).parent / "sacct", bounds, cluster_tz))
+                files.append(run_sacct_task(book.path.parent / "sacct", bounds, cluster_tz))
             for path in files:
                 land_sacct_task(book, path, cluster=cluster, cluster_tz=cluster_tz)
             for path, lander in (

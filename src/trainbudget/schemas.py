@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-WORK_CLASSES = ("pilot", "main", "retry", "evaluation", "diagnostic")
+from trainbudget.work_classes import WORK_CLASSES
 
 
 class CampaignLine(pa.DataFrameModel):

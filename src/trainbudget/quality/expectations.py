@@ -12,26 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-# Every normalised job state sacct prints (Slurm's job_state_string; "CANCELLED by 123" and
-# "CANCELLED+" are normalised to CANCELLED by the reconcile stage before landing).
-SLURM_STATES = (
-    "BOOT_FAIL",
-    "CANCELLED",
-    "COMPLETED",
-    "DEADLINE",
-    "FAILED",
-    "NODE_FAIL",
-    "OUT_OF_MEMORY",
-    "PENDING",
-    "PREEMPTED",
-    "REQUEUED",
-    "RESIZING",
-    "REVOKED",
-    "RUNNING",
-    "SUSPENDED",
-    "TIMEOUT",
-)
-PROGRESS_EVENTS = ("start", "step", "checkpoint", "end")
+from trainbudget.reconcile.progress import EVENTS as PROGRESS_EVENTS
+from trainbudget.reconcile.sacct_format import SLURM_STATES
+
 # One allocation of more GPUs than this is a parsing error, not a job (largest public
 # clusters schedule a few tens of thousands; a single job rarely asks for more than 32k).
 MAX_GPUS_PER_JOB = 32_768

@@ -6,9 +6,9 @@ from typing import Any
 
 import orjson
 
+from trainbudget.gates.retention import ROLES
 from trainbudget.reconcile.fields import read_date, read_int, read_time
 
-ROLES = ("recovery", "promoted", "final", "evaluation")
 CONTRACT = ("artifact_id", "experiment_id", "job_id", "step", "size_bytes", "created", "role",
             "retain_until")  # fmt: skip
 

@@ -11,10 +11,7 @@ from typing import Any
 import orjson
 
 from trainbudget.reconcile.fields import read_bool
-
-# The work classes of schemas.WORK_CLASSES, repeated here so that reading a registry does not
-# import Pandera (seconds on a busy machine); tests/reconcile/test_registry.py keeps them equal.
-WORK_CLASSES = ("pilot", "main", "retry", "evaluation", "diagnostic")
+from trainbudget.work_classes import WORK_CLASSES
 
 CONTRACT = ("job_id", "cluster", "experiment_id", "work_class", "code_revision",
             "data_snapshot", "result_valid", "diagnosed_cause", "cause_addressed")  # fmt: skip
