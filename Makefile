@@ -12,20 +12,23 @@ export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); $(PYTHON) -m venv --without-pip $(VENV); }
 
+# `$(PIP_INSTALL) args`: the venv's pip, else the system pip aimed at the venv.
+PIP_INSTALL = if [ -x $(BIN)/pip ]; then set -- $(BIN)/pip; \
+	else set -- $(PYTHON) -m pip --python $(BIN)/python; fi; "$$@" install -q
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask]'; \
-	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask]'; fi
+	$(PIP_INSTALL) -e '.[dask]'
 	touch $@
 
 # Tests also run PilotRecorder on a tiny CPU model: torch 2.13.0, the CPU wheel where the
 # machine's wheelhouse has it (about 1.5 min). Elsewhere point TORCH_PIP_ARGS at a CPU-only
 # wheel index (--extra-index-url ...) so pip does not pull the multi-GB CUDA build.
+# One install covers the demo's extras too, so both stamps are touched.
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
-$(VENV)/.installed-dev: $(VENV)/.installed
-	if [ -x $(BIN)/pip ]; then $(BIN)/pip install -q -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS); \
-	else $(PYTHON) -m pip --python $(BIN)/python install -q -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS); fi
-	touch $@
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS)
+	touch $(VENV)/.installed $@
 
 demo: $(VENV)/.installed
 	$(BIN)/trainbudget demo

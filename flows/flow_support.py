@@ -23,7 +23,6 @@ from prefect.artifacts import (
 from prefect.events import emit_event
 
 from trainbudget.gates.outcome import GateOutcome
-from trainbudget.report.markdown import render_markdown
 from trainbudget.report.model import Report
 from trainbudget.report.write import ReportFiles, write_report
 
@@ -73,7 +72,7 @@ def publish_report(report: Report, folder: Path, key_prefix: str) -> ReportFiles
             table=rows, key=artifact_key(key_prefix, table.title), description=table.title
         )
     create_markdown_artifact(
-        markdown=render_markdown(report),
+        markdown=files.markdown.read_text(encoding="utf-8"),
         key=artifact_key(key_prefix, "verdict"),
         description=f"{report.title}: verdicts first",
     )

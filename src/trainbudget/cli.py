@@ -7,7 +7,6 @@ stderr naming the file, line or field at fault.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,6 +23,7 @@ from trainbudget.commands import reconcile as reconcile_commands
 from trainbudget.commands import serve as serve_commands
 from trainbudget.commands import stop_rules as stop_rules_commands
 from trainbudget.commands import trace as trace_commands
+from trainbudget.commands.options import LedgerOption
 from trainbudget.errors import InputError
 
 app = typer.Typer(
@@ -45,14 +45,7 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _global_options(
     ctx: typer.Context,
-    ledger: Annotated[
-        Path | None,
-        typer.Option(
-            "--ledger",
-            help="DuckDB ledger file (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
-            show_default=False,
-        ),
-    ] = None,
+    ledger: LedgerOption = None,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),

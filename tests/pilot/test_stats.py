@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from trainbudget.estimate.exact import to_decimal
 from trainbudget.pilot.ingest import read_step_log
 from trainbudget.pilot.stats import (
     Shape,
     bucket_stats,
     checkpoint_stats,
-    exact,
     median,
     nearest_rank,
     with_tokens,
@@ -52,8 +52,8 @@ def test_p95_is_a_measured_value_between_median_and_max(values) -> None:
 
 
 def test_measured_floats_are_exact_at_their_decimal_text() -> None:
-    assert exact(0.1) + exact(0.2) == D("0.3")
-    assert exact(7) == D(7)
+    assert to_decimal(0.1) + to_decimal(0.2) == D("0.3")
+    assert to_decimal(7) == D(7)
 
 
 def test_shapes_are_never_pooled(make_log, row) -> None:
@@ -125,7 +125,7 @@ def test_bucket_order_statistics_equal_the_exact_decimal_ones(seconds) -> None:
         schema_overrides={"peak_memory_bytes": pl.Int64},
     )
     (stats,) = bucket_stats(frame)
-    decimals = [exact(s) for s in seconds]
+    decimals = [to_decimal(s) for s in seconds]
     assert stats.median_step_seconds == median(decimals)
     assert stats.p95_step_seconds == nearest_rank(decimals, 95)
     assert stats.max_step_seconds == max(decimals)

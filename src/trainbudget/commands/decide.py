@@ -8,6 +8,7 @@ is recorded in the ledger's decisions table.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -93,7 +94,7 @@ def decide(
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
     from trainbudget.commands.gates import parse_amount
-    from trainbudget.estimate.run_report import build_estimate, parse_number
+    from trainbudget.estimate.run_report import build_estimate
     from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
     from trainbudget.gates.audit import record_decision
     from trainbudget.gates.decision import decide_run
@@ -112,7 +113,7 @@ def decide(
         model_class=model_class,
     )
     predicted, law, baseline = _predicted_gain(
-        gain, gain_uncertainty, gain_low, gain_high, gain_source, fit, baseline_loss, parse_number
+        gain, gain_uncertainty, gain_low, gain_high, gain_source, fit, baseline_loss
     )
     if law is not None:
         _check_fit_scale(fit, law, baseline - predicted.value, estimate)
@@ -144,9 +145,7 @@ def decide(
     )
     inputs = {**outcome.inputs, "estimate": estimate, "fit": str(fit) if fit else None}
     details = {**outcome.details, "alternatives": [vars(a) for a in options]}
-    recorded = type(outcome)(
-        outcome.gate, outcome.outcome, outcome.reason, outcome.sentence, inputs, details
-    )
+    recorded = dataclasses.replace(outcome, inputs=inputs, details=details)
     with Ledger.open(ledger_path(ctx, ledger)) as book:
         decision_id = record_decision(book, recorded, campaign_id=campaign, run_id=run_id)
 
@@ -176,8 +175,9 @@ def decide(
     emit(payload, as_json, lambda console: _render(console, payload))
 
 
-def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss, parse_number):
+def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
     """The PredictedGain from flags or from a fit's JSON; also the fitted law and baseline."""
+    from trainbudget.estimate.exact import parse_number
     from trainbudget.gates.decision import PredictedGain
 
     if fit is not None:
@@ -247,7 +247,7 @@ def _number(path: Path, key: str, value: Any):
 
 
 def _competing(text: str):
-    from trainbudget.estimate.run_report import parse_number
+    from trainbudget.estimate.exact import parse_number
     from trainbudget.gates.decision import CompetingWork
 
     parts = text.rsplit(":", 2)
@@ -293,12 +293,9 @@ def _check_fit_scale(fit: Path, law: dict[str, float], predicted_loss: Any, esti
     """Warn when the fit's predicted loss is not the law's loss at --params/--tokens: the fit
     was then run for another target scale than the run being judged."""
     from trainbudget.output import warn
+    from trainbudget.scaling.law import law_loss
 
-    at_run = (
-        law["E"]
-        + law["A"] / float(estimate["params"]) ** law["alpha"]
-        + law["B"] / float(estimate["tokens"]) ** law["beta"]
-    )
+    at_run = law_loss(law, float(estimate["params"]), float(estimate["tokens"]))
     if abs(at_run - float(predicted_loss)) > 1e-6 * max(abs(at_run), 1.0):
         warn(
             f"{fit}: predicted_loss {float(predicted_loss):.6g} is not the fitted law's loss at "

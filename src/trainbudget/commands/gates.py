@@ -7,39 +7,30 @@ with the plan it read (when --plan is given). A defer is a success: exit 0.
 from __future__ import annotations
 
 from datetime import UTC
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
 from trainbudget.errors import InputError
 
 
 def parse_amount(flag: str, text: str | None) -> Decimal | None:
     """A non-negative finite number from a flag, exactly; InputError naming the flag."""
-    if text is None:
-        return None
-    try:
-        number = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise InputError(f"{flag}: must be a number, got {text!r}") from None
-    if not number.is_finite():
-        raise InputError(f"{flag}: must be a finite number, got {text!r}")
-    if number < 0:
+    from trainbudget.estimate.exact import parse_number
+
+    number = parse_number(flag, text)
+    if number is not None and number < 0:
         raise InputError(f"{flag}: must be zero or more, got {text}")
     return number
-
-
-def _hours(flag: str, help_text: str, **kw) -> object:
-    return typer.Option(flag, help=help_text, metavar="HOURS", show_default=False, **kw)
 
 
 def admit(
     ctx: typer.Context,
     estimated_gpu_hours: Annotated[
-        str, _hours("--estimated-gpu-hours", "The run's estimated GPU-hours.")
+        str, value_option("--estimated-gpu-hours", "The run's estimated GPU-hours.", "HOURS")
     ],
     expected_interruptions: Annotated[
         str,
@@ -52,7 +43,9 @@ def admit(
     ],
     budget_gpu_hours: Annotated[
         str | None,
-        _hours("--budget-gpu-hours", "Approved GPU-hours (default: plan gates.admission)."),
+        value_option(
+            "--budget-gpu-hours", "Approved GPU-hours (default: plan gates.admission).", "HOURS"
+        ),
     ] = None,
     no_checkpoint: Annotated[
         bool, typer.Option("--no-checkpoint", help="The run cannot resume from a checkpoint.")
@@ -68,7 +61,9 @@ def admit(
     ] = None,
     runtime_hours: Annotated[
         str | None,
-        _hours("--runtime-hours", "Wall-clock hours requested (default: estimate / --gpus)."),
+        value_option(
+            "--runtime-hours", "Wall-clock hours requested (default: estimate / --gpus).", "HOURS"
+        ),
     ] = None,
     data_snapshot: Annotated[
         str | None, typer.Option("--data-snapshot", help="The data snapshot the run trains on.")
@@ -97,20 +92,26 @@ def admit(
         ),
     ] = None,
     max_runtime_hours: Annotated[
-        str | None, _hours("--max-runtime-hours", "Queue limit: wall-clock hours per run.")
+        str | None,
+        value_option("--max-runtime-hours", "Queue limit: wall-clock hours per run.", "HOURS"),
     ] = None,
     require_data_snapshot: Annotated[
         bool, typer.Option("--require-data-snapshot", help="Defer a run that names no snapshot.")
     ] = False,
     capacity_gpu_hours: Annotated[
-        str | None, _hours("--capacity-gpu-hours", "Queue capacity for the period.")
+        str | None, value_option("--capacity-gpu-hours", "Queue capacity for the period.", "HOURS")
     ] = None,
     committed_gpu_hours: Annotated[
-        str | None, _hours("--committed-gpu-hours", "Capacity already reserved by admitted runs.")
+        str | None,
+        value_option(
+            "--committed-gpu-hours", "Capacity already reserved by admitted runs.", "HOURS"
+        ),
     ] = None,
     retraining_reserve_gpu_hours: Annotated[
         str | None,
-        _hours("--retraining-reserve-gpu-hours", "Capacity only scheduled retraining may use."),
+        value_option(
+            "--retraining-reserve-gpu-hours", "Capacity only scheduled retraining may use.", "HOURS"
+        ),
     ] = None,
     plan: Annotated[
         Path | None,

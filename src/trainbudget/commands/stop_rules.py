@@ -8,22 +8,20 @@ is refused (exit 2). The verdict is recorded in the ledger's decisions table.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
 from trainbudget.errors import InputError
-
-
-def _opt(flag: str, help_text: str, metavar: str = "X") -> Any:
-    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
 
 
 def stop_rules(
     ctx: typer.Context,
-    wall_hours: Annotated[str, _opt("--wall-hours", "Wall-clock hours the run has used.", "H")],
-    spent_usd: Annotated[str, _opt("--spent-usd", "Dollars the run has spent.", "USD")],
+    wall_hours: Annotated[
+        str, value_option("--wall-hours", "Wall-clock hours the run has used.", "H")
+    ],
+    spent_usd: Annotated[str, value_option("--spent-usd", "Dollars the run has spent.", "USD")],
     failed_steps: Annotated[
         int, typer.Option("--failed-steps", help="Failed steps so far.", min=0)
     ] = 0,
@@ -42,9 +40,11 @@ def stop_rules(
         Path | None, typer.Option("--plan", help="Take the rules from gates.stop_rules.")
     ] = None,
     max_wall_hours: Annotated[
-        str | None, _opt("--max-wall-hours", "Maximum wall clock, hours.", "H")
+        str | None, value_option("--max-wall-hours", "Maximum wall clock, hours.", "H")
     ] = None,
-    spend_limit_usd: Annotated[str | None, _opt("--spend-limit-usd", "Spend limit.", "USD")] = None,
+    spend_limit_usd: Annotated[
+        str | None, value_option("--spend-limit-usd", "Spend limit.", "USD")
+    ] = None,
     max_failed_steps: Annotated[
         int | None, typer.Option("--max-failed-steps", help="Failed steps tolerated.")
     ] = None,
@@ -55,7 +55,9 @@ def stop_rules(
         "min"
     ),
     patience: Annotated[int, typer.Option("--patience", help="Evaluations without gain.")] = 3,
-    min_delta: Annotated[str, _opt("--min-delta", "Smallest change that counts as gain.")] = "0",
+    min_delta: Annotated[
+        str, value_option("--min-delta", "Smallest change that counts as gain.")
+    ] = "0",
     dev_metric: Annotated[
         list[str] | None,
         typer.Option("--dev-metric", help="A declared development metric (repeatable)."),
@@ -144,7 +146,7 @@ def stop_rules(
 
 def _history(text: str) -> tuple[str, list[str]]:
     """NAME=v1,v2,... → (NAME, [values]); values are checked as numbers by the gate."""
-    from trainbudget.estimate.run_report import parse_number
+    from trainbudget.estimate.exact import parse_number
 
     name, sep, values = text.partition("=")
     if not sep or not name.strip():

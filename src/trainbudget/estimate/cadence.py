@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.exact import Numeric, to_decimal
+from trainbudget.estimate.exact import Numeric, non_negative, positive, to_decimal
 
 _CTX = Context(prec=50)
 HOURS_PER_MONTH = Decimal("730.5")  # 365.25 days · 24 h / 12
@@ -47,13 +47,13 @@ def job_mtbf_hours(
 
 def young_interval(write_hours: Numeric, mtbf_hours: Numeric) -> Decimal:
     """Young's first-order optimum compute time between checkpoints, √(2δM), in hours."""
-    delta, m = _positive("write time", write_hours), _positive("mtbf", mtbf_hours)
+    delta, m = positive("write time", write_hours), positive("mtbf", mtbf_hours)
     return _CTX.sqrt(_CTX.multiply(2 * delta, m))
 
 
 def daly_interval(write_hours: Numeric, mtbf_hours: Numeric) -> Decimal:
     """Daly's higher-order optimum compute time between checkpoints, in hours."""
-    delta, m = _positive("write time", write_hours), _positive("mtbf", mtbf_hours)
+    delta, m = positive("write time", write_hours), positive("mtbf", mtbf_hours)
     if delta >= 2 * m:
         return m
     ratio = _CTX.divide(delta, 2 * m)
@@ -65,10 +65,10 @@ def expected_wall_factor(
     interval_hours: Numeric, write_hours: Numeric, restart_hours: Numeric, mtbf_hours: Numeric
 ) -> Decimal:
     """Tw / Ts: expected wall time per hour of useful compute (Daly 2006), ≥ 1."""
-    tau = _positive("interval", interval_hours)
-    delta = _non_negative("write time", write_hours)
-    restart = _non_negative("restart time", restart_hours)
-    m = _positive("mtbf", mtbf_hours)
+    tau = positive("interval", interval_hours)
+    delta = non_negative("write time", write_hours)
+    restart = non_negative("restart time", restart_hours)
+    m = positive("mtbf", mtbf_hours)
     growth = _CTX.exp(_CTX.divide(tau + delta, m)) - 1
     return _CTX.divide(_CTX.multiply(_CTX.multiply(m, _CTX.exp(restart / m)), growth), tau)
 
@@ -80,9 +80,9 @@ def restart_from_scratch_factor(
 
     The classic expected completion time under exponential failures with full restarts.
     """
-    ts = _positive("solve time", solve_hours)
-    m = _positive("mtbf", mtbf)
-    restart = _non_negative("restart time", restart_hours)
+    ts = positive("solve time", solve_hours)
+    m = positive("mtbf", mtbf)
+    restart = non_negative("restart time", restart_hours)
     wall = _CTX.multiply(m + restart, _CTX.exp(_CTX.divide(ts, m)) - 1)
     return _CTX.divide(wall, ts)
 
@@ -123,15 +123,15 @@ def checkpoint_cadence(
     compute hours) and `gpus`, also the checkpoints written and their GPU-hours; with `size_gb`,
     the storage of the `keep_last` recovery checkpoints held for the run's duration.
     """
-    m = _positive("mtbf", mtbf_hours)
-    delta = _positive("write time", write_hours)
-    restart = _non_negative("restart time", restart_hours)
+    m = positive("mtbf", mtbf_hours)
+    delta = positive("write time", write_hours)
+    restart = non_negative("restart time", restart_hours)
     tau = daly_interval(delta, m)
     factor = expected_wall_factor(tau, delta, restart, m)
     write_fraction = _CTX.divide(delta, tau)
     written = write_gpu_hours = retained = retained_months = None
     if solve_hours is not None:
-        solve = _positive("solve time", solve_hours)
+        solve = positive("solve time", solve_hours)
         written = math.ceil(solve / tau)
         if gpus is not None:
             write_gpu_hours = _CTX.multiply(Decimal(written * gpus), delta)
@@ -154,17 +154,3 @@ def checkpoint_cadence(
         retained_gb=retained,
         retained_gb_months=retained_months,
     )
-
-
-def _positive(name: str, value: Numeric) -> Decimal:
-    number = to_decimal(value)
-    if not number.is_finite() or number <= 0:
-        raise InputError(f"{name}: must be positive, got {value}")
-    return number
-
-
-def _non_negative(name: str, value: Numeric) -> Decimal:
-    number = to_decimal(value)
-    if not number.is_finite() or number < 0:
-        raise InputError(f"{name}: must be zero or more, got {value}")
-    return number

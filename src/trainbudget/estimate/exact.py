@@ -6,8 +6,10 @@ terminate, so it is carried to 50 significant digits (far beyond any displayed f
 
 from __future__ import annotations
 
-from decimal import Context, Decimal
+from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
+
+from trainbudget.errors import InputError
 
 _CONTEXT = Context(prec=50)
 # Products are kept exact (their digits add up); only quotients are rounded, to 50 digits.
@@ -47,3 +49,32 @@ def as_plain(value: Decimal) -> int | Decimal:
     if value == value.to_integral_value():
         return int(value)
     return value
+
+
+def parse_number(option: str, text: str | None) -> Decimal | None:
+    """Option text ("7e9", "2.40", "1_000") as an exact Decimal, or InputError naming `option`."""
+    if text is None:
+        return None
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise InputError(f"{option}: must be a number, got {text!r}") from None
+    if not value.is_finite():
+        raise InputError(f"{option}: must be a finite number, got {text!r}")
+    return value
+
+
+def positive(name: str, value: Numeric) -> Decimal:
+    """`value` as a Decimal; InputError naming `name` unless finite and above zero."""
+    number = to_decimal(value)
+    if not number.is_finite() or number <= 0:
+        raise InputError(f"{name}: must be positive, got {value}")
+    return number
+
+
+def non_negative(name: str, value: Numeric) -> Decimal:
+    """`value` as a Decimal; InputError naming `name` unless finite and zero or more."""
+    number = to_decimal(value)
+    if not number.is_finite() or number < 0:
+        raise InputError(f"{name}: must be zero or more, got {value}")
+    return number

@@ -6,11 +6,9 @@ Every method returns an exact number (int or Decimal) of floating-point operatio
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
 
 from trainbudget.errors import InputError
 
-FlopsMethod = Literal["6nt", "attention", "recompute", "moe"]
 FLOPS_METHODS: tuple[str, ...] = ("6nt", "attention", "recompute", "moe")
 
 FORMULAS = {

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import Numeric, div, mul, to_decimal
 
-Recompute = Literal["none", "selective", "full"]
 RECOMPUTE_MODES = ("none", "selective", "full")
 
 

@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
+from trainbudget.estimate.exact import (
+    Numeric,
+    as_plain,
+    div,
+    mul,
+    non_negative,
+    positive,
+    to_decimal,
+)
 from trainbudget.estimate.flops import FORMULAS, training_flops
 
-MfuSource = Literal["user", "pilot", "calibrated", "class-default"]
 MFU_SOURCES: tuple[str, ...] = ("user", "pilot", "calibrated", "trace", "class-default")
 
 # Seed 004: dense transformers 0.3–0.5, MoE 0.15–0.3, CNN-heavy or SNN 0.1–0.2; the default
@@ -82,13 +89,6 @@ def check_mfu(mfu: Numeric) -> tuple[Decimal, tuple[str, ...]]:
     return value, ()
 
 
-def _positive(name: str, value: Numeric) -> Decimal:
-    number = to_decimal(value)
-    if not number.is_finite() or number <= 0:
-        raise InputError(f"{name}: must be positive, got {value}")
-    return number
-
-
 def estimate_from_flops(
     flops: Numeric,
     gpus: int,
@@ -105,11 +105,9 @@ def estimate_from_flops(
         raise InputError(f"gpus: must be a positive integer, got {gpus}")
     if mfu_source not in MFU_SOURCES:
         raise InputError(f"mfu_source: must be one of {', '.join(MFU_SOURCES)}, got {mfu_source!r}")
-    total = _positive("flops", flops)
-    peak = _positive("peak_flops_per_second", peak_flops_per_second)
-    price = to_decimal(price_usd_per_gpu_hour)
-    if not price.is_finite() or price < 0:
-        raise InputError(f"price: must be zero or more, got {price_usd_per_gpu_hour}")
+    total = positive("flops", flops)
+    peak = positive("peak_flops_per_second", peak_flops_per_second)
+    price = non_negative("price", price_usd_per_gpu_hour)
     utilisation, warnings = check_mfu(mfu)
     # Each figure is ONE division of exact products, so it is correctly rounded at 50 digits
     # and exact whenever the quotient terminates ($80, not $79.999...).
@@ -154,11 +152,11 @@ def estimate_run(
 
     peak_flops_per_second is one accelerator's dense peak (FLOP/s, not TFLOP/s); mfu in (0, 1].
     """
-    n = _positive("params", params)
+    n = positive("params", params)
     t = to_decimal(tokens)
     if not t.is_finite() or t < 1:
         raise InputError(f"tokens: must be at least 1, got {tokens}")
-    active = None if active_params is None else _positive("active_params", active_params)
+    active = None if active_params is None else positive("active_params", active_params)
     flops = training_flops(
         as_plain(n),
         as_plain(t),

@@ -7,12 +7,12 @@ reported with the option's name.
 from __future__ import annotations
 
 from dataclasses import asdict
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator, get_accelerator
-from trainbudget.estimate.exact import mul
+from trainbudget.estimate.exact import mul, parse_number
 from trainbudget.estimate.memory import training_memory
 from trainbudget.estimate.run import default_mfu, estimate_run
 
@@ -20,19 +20,6 @@ if TYPE_CHECKING:
     from trainbudget.estimate.mfu_sources import LedgerMfu
 
 _GIB = 1024**3
-
-
-def parse_number(option: str, text: str | None) -> Decimal | None:
-    """`text` as an exact Decimal, or InputError naming `option`."""
-    if text is None:
-        return None
-    try:
-        value = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise InputError(f"{option}: must be a number, got {text!r}") from None
-    if not value.is_finite():
-        raise InputError(f"{option}: must be a finite number, got {text!r}")
-    return value
 
 
 def parse_gpus(text: str) -> int:

@@ -21,6 +21,7 @@ from decimal import Decimal
 from trainbudget.estimate.run import estimate_from_flops, estimate_run
 from trainbudget.gates.decision import CompetingWork, gain_per_1000_usd
 from trainbudget.gates.outcome import plain, usd
+from trainbudget.scaling.law import law_loss
 
 
 def _sci(value: Decimal) -> str:
@@ -186,9 +187,5 @@ def _gain(
     """baseline - L(N, D) from the fitted law (a point prediction, floats: a fitted model)."""
     if law is None or baseline_loss is None:
         return None
-    loss = (
-        law["E"]
-        + law["A"] / float(params) ** law["alpha"]
-        + law["B"] / float(tokens) ** law["beta"]
-    )
+    loss = law_loss(law, float(params), float(tokens))
     return baseline_loss - Decimal(repr(loss))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, hours, nonnegative, plain, usd
+from trainbudget.gates.outcome import GateOutcome, finite, hours, nonnegative, plain, usd
 from trainbudget.gates.stop_rules import PROMOTABLE_STATES, ArtifactState
 
 
@@ -30,8 +30,8 @@ def promote_pilot(candidate: Candidate, correctness_floor: Decimal) -> GateOutco
 
     An artifact that is incomplete (budget-stopped) or failed is never promoted.
     """
-    score = _finite("correctness", candidate.correctness)
-    floor = _finite("correctness_floor", correctness_floor)
+    score = finite("correctness", candidate.correctness)
+    floor = finite("correctness_floor", correctness_floor)
     inputs = {
         "candidate": candidate.name,
         "correctness": score,
@@ -168,8 +168,8 @@ def promote_to_expensive_evaluation(
     checkpoint: Candidate, cheap_suite_floor: Decimal
 ) -> GateOutcome:
     """Run the expensive suite only on a checkpoint whose cheap-suite score meets its floor."""
-    score = _finite("cheap_suite_score", checkpoint.correctness)
-    floor = _finite("cheap_suite_floor", cheap_suite_floor)
+    score = finite("cheap_suite_score", checkpoint.correctness)
+    floor = finite("cheap_suite_floor", cheap_suite_floor)
     inputs = {"checkpoint": checkpoint.name, "cheap_suite_score": score, "cheap_suite_floor": floor}
     if score < floor:
         return GateOutcome(
@@ -206,8 +206,8 @@ def promote_release(evidence: ReleaseEvidence, correctness_floor: Decimal) -> Ga
     Seed 001: an exploratory run may have skipped full evaluation, but then it cannot be
     promoted; a budget-stopped (incomplete) artifact is never a release candidate.
     """
-    score = _finite("correctness", evidence.correctness)
-    floor = _finite("correctness_floor", correctness_floor)
+    score = finite("correctness", evidence.correctness)
+    floor = finite("correctness_floor", correctness_floor)
     inputs = {
         "candidate": evidence.name,
         "artifact_state": evidence.artifact_state,
@@ -259,10 +259,3 @@ def _unpromotable(gate: str, name: str, state: str, inputs: dict) -> GateOutcome
         "in-progress": "its run has not finished",
     }.get(state, f"its artifact is {state}")
     return GateOutcome(gate, "reject", f"artifact-{state}", f"Reject {name}: {why}.", inputs)
-
-
-def _finite(field_name: str, value: Decimal) -> Decimal:
-    number = Decimal(str(value))
-    if not number.is_finite():
-        raise InputError(f"{field_name}: must be a finite number, got {value}")
-    return number

@@ -18,16 +18,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, nonnegative, plain, usd
+from trainbudget.gates.outcome import GateOutcome, finite, nonnegative, plain, usd
 
 _PER = Decimal(1000)  # gain per $1,000 reads better than per dollar
-
-
-def _finite(field_name: str, value: Decimal | float | int | str) -> Decimal:
-    number = Decimal(str(value))
-    if not number.is_finite():
-        raise InputError(f"{field_name}: must be a finite number, got {value}")
-    return number
 
 
 @dataclass(frozen=True)
@@ -44,7 +37,7 @@ class PredictedGain:
 
     def __post_init__(self) -> None:
         for name in ("value", "low", "high"):
-            object.__setattr__(self, name, _finite(f"gain.{name}", getattr(self, name)))
+            object.__setattr__(self, name, finite(f"gain.{name}", getattr(self, name)))
         if not self.low <= self.value <= self.high:
             raise InputError(
                 f"gain: the interval [{plain(self.low)}, {plain(self.high)}] must contain the "
@@ -55,7 +48,7 @@ class PredictedGain:
     def plus_minus(cls, value: Decimal, uncertainty: Decimal, source: str) -> PredictedGain:
         """A gain given as value ± uncertainty (e.g. the spread across ablation seeds)."""
         spread = nonnegative("gain_uncertainty", uncertainty)
-        center = _finite("gain", value)
+        center = finite("gain", value)
         return cls(center, center - spread, center + spread, source)
 
     @classmethod
@@ -71,10 +64,10 @@ class PredictedGain:
         This is the seam with the scaling fit (issue 6): its predicted_loss and
         predicted_loss_interval at the target scale.
         """
-        base = _finite("baseline_loss", baseline_loss)
-        low_loss, high_loss = (_finite("predicted_loss_interval", v) for v in interval)
+        base = finite("baseline_loss", baseline_loss)
+        low_loss, high_loss = (finite("predicted_loss_interval", v) for v in interval)
         return cls(
-            base - _finite("predicted_loss", predicted_loss),
+            base - finite("predicted_loss", predicted_loss),
             base - max(low_loss, high_loss),
             base - min(low_loss, high_loss),
             source,
@@ -113,7 +106,7 @@ def decide_run(
     floor = nonnegative("min_gain", min_gain)
     rate = gain_per_1000_usd(gain.value, cost)
     rates = [
-        (w, gain_per_1000_usd(_finite(f"{w.name}.gain", w.gain), w.cost_usd)) for w in competing
+        (w, gain_per_1000_usd(finite(f"{w.name}.gain", w.gain), w.cost_usd)) for w in competing
     ]
     better = sorted((pair for pair in rates if pair[1] > rate), key=lambda pair: -pair[1])
     exceeds = gain.value > gain.uncertainty

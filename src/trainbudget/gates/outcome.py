@@ -37,14 +37,20 @@ class GateOutcome:
         }
 
 
-def nonnegative(field_name: str, value: Any) -> Decimal:
-    """`value` as an exact Decimal; InputError naming `field_name` if negative, NaN or infinite."""
+def finite(field_name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `field_name` if NaN, infinite or no number."""
     try:
         number = value if isinstance(value, Decimal) else Decimal(str(value))
     except (InvalidOperation, ValueError):
         raise InputError(f"{field_name}: must be a number, got {value!r}") from None
     if not number.is_finite():
         raise InputError(f"{field_name}: must be a finite number, got {value}")
+    return number
+
+
+def nonnegative(field_name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `field_name` if negative, NaN or infinite."""
+    number = finite(field_name, value)
     if number < 0:
         raise InputError(f"{field_name}: must be zero or more, got {value}")
     return number

@@ -28,7 +28,6 @@ from trainbudget.gates.outcome import (
 ArtifactState = Literal["in-progress", "complete", "early-stopped", "incomplete", "failed"]
 # Artifact states that may go on to a promotion gate; the others never can.
 PROMOTABLE_STATES = frozenset({"complete", "early-stopped"})
-BUDGET_REASONS = frozenset({"spend-limit", "wall-clock"})
 
 
 @dataclass(frozen=True)

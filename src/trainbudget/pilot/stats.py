@@ -17,6 +17,8 @@ from decimal import Decimal
 
 import polars as pl
 
+from trainbudget.estimate.exact import to_decimal
+
 
 @dataclass(frozen=True, order=True)
 class Shape:
@@ -61,20 +63,12 @@ class CheckpointStats:
     bytes_per_second: Decimal | None
 
 
-def exact(value: float | int) -> Decimal:
-    """A measured float as the Decimal of its shortest round-trip text (0.1 → Decimal('0.1'))."""
-    return Decimal(value) if isinstance(value, int) else Decimal(repr(value))
-
-
 def median(values: Sequence[Decimal]) -> Decimal:
     """The median: middle value, or the mean of the two middle values for an even count."""
     ordered = sorted(values)
     if not ordered:
         raise ValueError("median of no values")
-    mid = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[mid]
-    return (ordered[mid - 1] + ordered[mid]) / 2
+    return _sorted_median(ordered)
 
 
 def nearest_rank(values: Sequence[Decimal], percent: int) -> Decimal:
@@ -121,8 +115,8 @@ def bucket_stats(steps: pl.DataFrame) -> list[BucketStats]:
                 runs=group["run_id"].n_unique(),
                 tokens=int(group["tokens"].sum()),
                 median_step_seconds=median_seconds,
-                p95_step_seconds=exact(seconds[_nearest_rank_index(len(seconds), 95)]),
-                max_step_seconds=exact(seconds[-1]),
+                p95_step_seconds=to_decimal(seconds[_nearest_rank_index(len(seconds), 95)]),
+                max_step_seconds=to_decimal(seconds[-1]),
                 tokens_per_step=tokens_per_step,
                 tokens_per_second=per_second,
                 tokens_per_gpu_second=per_second / shape.gpus,
@@ -132,11 +126,11 @@ def bucket_stats(steps: pl.DataFrame) -> list[BucketStats]:
     return found
 
 
-def _sorted_median(ordered: Sequence[float | int]) -> Decimal:
+def _sorted_median(ordered: Sequence[Decimal | float | int]) -> Decimal:
     mid = len(ordered) // 2
     if len(ordered) % 2:
-        return exact(ordered[mid])
-    return (exact(ordered[mid - 1]) + exact(ordered[mid])) / 2
+        return to_decimal(ordered[mid])
+    return (to_decimal(ordered[mid - 1]) + to_decimal(ordered[mid])) / 2
 
 
 def _nearest_rank_index(count: int, percent: int) -> int:
@@ -149,11 +143,11 @@ def checkpoint_stats(steps: pl.DataFrame) -> CheckpointStats | None:
     writes = steps.filter(pl.col("checkpoint_seconds").is_not_null())
     if writes.height == 0:
         return None
-    seconds = [exact(v) for v in writes["checkpoint_seconds"]]
+    seconds = [to_decimal(v) for v in writes["checkpoint_seconds"]]
     sizes = [Decimal(int(v)) for v in writes["checkpoint_bytes"].drop_nulls()]
     # Write bandwidth only over the writes that report both their time and their size.
     both = writes.filter(pl.col("checkpoint_bytes").is_not_null())
-    both_seconds = sum((exact(v) for v in both["checkpoint_seconds"]), Decimal(0))
+    both_seconds = sum((to_decimal(v) for v in both["checkpoint_seconds"]), Decimal(0))
     both_bytes = sum((Decimal(int(v)) for v in both["checkpoint_bytes"]), Decimal(0))
     return CheckpointStats(
         writes=writes.height,

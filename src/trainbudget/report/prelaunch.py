@@ -123,12 +123,13 @@ def build_prelaunch_report(
             f"{float(pilot.mfu):.1%} (used for the main run: mfu_source pilot)."
         )
     summary += [f"Note: {w}" for w in (*estimate.warnings, *pilot.warnings)]
+    grid = sensitivity_rows(estimate)
     tables = [
         Table.from_records("Gate decisions", gate_rows(gates)),
         Table.from_records("Campaign lines", estimate_rows(estimate)),
         Table.from_records(
             "Sensitivity grid",
-            sensitivity_rows(estimate),
+            grid,
             "P + n·T·(1+f) + E replaces the retry line; it is never added to it.",
         ),
     ]
@@ -137,17 +138,7 @@ def build_prelaunch_report(
     charts = [
         Chart(
             "Sensitivity",
-            sensitivity_chart(
-                [
-                    {
-                        "attempts": c.attempts,
-                        "failure_fraction": c.failure_fraction,
-                        "gpu_hours": c.gpu_hours,
-                    }
-                    for c in estimate.sensitivity
-                ],
-                float(ceiling.ceiling_gpu_hours),
-            ),
+            sensitivity_chart(grid, float(ceiling.ceiling_gpu_hours)),
             "Campaign GPU-hours against the failure fraction f, one line per number of attempts.",
         )
     ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainbudget.errors import InputError
-from trainbudget.scaling.fit import TIGHT, FitResult, minimize_starts
+from trainbudget.scaling.fit import PARAM_NAMES, TIGHT, FitResult, minimize_starts
 
 MAX_BOOTSTRAP_STARTS = 3
 
@@ -32,7 +32,7 @@ class BootstrapFits:
     starts_per_resample: int
 
     def column(self, name: str) -> np.ndarray:
-        return self.samples[:, ("E", "A", "B", "alpha", "beta").index(name)]
+        return self.samples[:, PARAM_NAMES.index(name)]
 
 
 def resample_weights(points: int, resamples: int, seed: int) -> np.ndarray:

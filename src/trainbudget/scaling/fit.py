@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainbudget.errors import InputError
+from trainbudget.scaling.law import law_loss
 from trainbudget.scaling.lbfgs import BatchResult, minimize_rows
 
 HUBER_DELTA = 1e-3
@@ -61,7 +62,7 @@ class ScalingParams:
 
     def predict_loss(self, params: float, tokens: float) -> float:
         """Predicted loss at N parameters trained on D tokens."""
-        return self.E + self.A / params**self.alpha + self.B / tokens**self.beta
+        return law_loss(self.as_dict(), params, tokens)
 
 
 @dataclass(frozen=True)

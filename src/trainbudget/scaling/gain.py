@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainbudget.scaling.bootstrap import BootstrapFits, percentile_interval
-from trainbudget.scaling.fit import ScalingParams
+from trainbudget.scaling.fit import PARAM_NAMES, ScalingParams
+from trainbudget.scaling.law import law_loss
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,7 @@ class GainPrediction:
 
 def predicted_losses(samples: np.ndarray, params: float, tokens: float) -> np.ndarray:
     """L(N, D) under each bootstrap parameter row (E, A, B, alpha, beta)."""
-    E, A, B, alpha, beta = samples.T
-    return E + A / params**alpha + B / tokens**beta
+    return law_loss(dict(zip(PARAM_NAMES, samples.T, strict=True)), params, tokens)
 
 
 def predict_loss(

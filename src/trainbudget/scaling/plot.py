@@ -22,7 +22,7 @@ def plot_fit(analysis: ScalingAnalysis, path: str | Path) -> Path:
 
     ab = analysis.ablations
     law = analysis.fit.params
-    fitted = law.E + law.A / ab.params**law.alpha + law.B / ab.tokens**law.beta
+    fitted = law.predict_loss(ab.params, ab.tokens)  # element-wise over the arrays
     flops = ab.flops
     pred = analysis.prediction
     target_flops = 6.0 * pred.params * pred.tokens
