@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import FIXTURES
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("prefect", "great_expectations", "torch")
 
@@ -64,7 +66,7 @@ QUICK_COMMANDS = [
     ["demo", "--help"],
     ["serve", "--help"],
     [
-        *("trace", str(REPO_ROOT.parent / "shared/fixtures/traces/hta_amd_mi250")),
+        *("trace", str(FIXTURES / "traces/hta_amd_mi250")),
         *("--gpu", "A100-80GB", "--json"),
     ],
 ]
