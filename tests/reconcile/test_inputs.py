@@ -54,6 +54,17 @@ def test_registry_yaml(ledger, tmp_path: Path) -> None:
     assert (landed.rows_landed, landed.rows_quarantined) == (1, 1)
 
 
+def test_registry_yaml_that_does_not_parse_is_one_error_line(ledger, tmp_path: Path) -> None:
+    path = tmp_path / "registry.yaml"
+    path.write_text("- {job_id: 7, experiment_id: e\n- [unclosed\n")
+    with pytest.raises(InputError) as caught:
+        land_registry(ledger, path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: cannot read: ")
+    assert "\n" not in message
+    assert ledger.con.execute("SELECT count(*) FROM registry").fetchone() == (0,)
+
+
 def test_progress_events_checked(ledger, tmp_path: Path) -> None:
     path = tmp_path / "progress.jsonl"
     path.write_text(

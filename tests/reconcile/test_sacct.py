@@ -389,3 +389,16 @@ def test_source_line_is_the_line_in_the_file(
         land_sacct(book, path)
         got = dict(book.con.execute("SELECT job_id, source_line FROM sacct_rows").fetchall())
     assert got == expected
+
+
+def test_source_lines_of_two_exports_landed_in_one_transaction(ledger, write_sacct) -> None:
+    """Each export's lines are numbered from its own first line, also when a second export is
+    landed in the same transaction (where DuckDB's rowids do not start at zero)."""
+    first = write_sacct([sacct_line("11"), "", sacct_line("12")], name="a.psv")
+    second = write_sacct(["", "", sacct_line("21"), sacct_line("22")], name="b.psv")
+    with ledger.transaction():
+        land_sacct(ledger, first)
+        land_sacct(ledger, second)
+    got = dict(ledger.con.execute("SELECT job_id, source_line FROM sacct_rows").fetchall())
+    # Line 1 is the header in both files.
+    assert got == {"11": 2, "12": 4, "21": 4, "22": 5}

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import yaml
 
 from trainbudget.errors import InputError
 
@@ -96,7 +95,7 @@ def read_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
         if suffix in {".yaml", ".yml"}:
             return _yaml_records(path)
         return _csv_records(path)
-    except (OSError, UnicodeDecodeError, csv.Error, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
 
 
@@ -137,9 +136,14 @@ def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
 
 
 def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
+    import yaml  # only a YAML registry or manifest needs it (saves ~60 ms on every run)
+
     text = path.read_text(encoding="utf-8")
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    data = yaml.safe_load(text)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
     if data is None:
         return []
     if not isinstance(data, list) or root is None:

@@ -18,7 +18,7 @@ from trainbudget.reconcile.fields import read_records
 from trainbudget.reconcile.manifest import manifest_row
 from trainbudget.reconcile.progress import land_progress_file
 from trainbudget.reconcile.registry import registry_row
-from trainbudget.reconcile.sacct import normalize_stage, stage_text
+from trainbudget.reconcile.sacct import normalize_stage, scan_bytes, stage_text
 from trainbudget.reconcile.sacct_json import stage_json
 
 if TYPE_CHECKING:
@@ -48,14 +48,15 @@ def land_sacct(
     """Land one sacct export (text with any delimiter, or --json) into `sacct_rows`."""
     _check_readable(path)
     with ledger.transaction():
-        source = ledger.begin_source(path, "sacct")
+        scanned = scan_bytes(path)
+        source = ledger.begin_source(path, "sacct", sha256=scanned.sha256)
         if source is None:
             return Landed(str(path), "sacct", 0, 0, True)
         if _looks_like_json(path):
             # sacct --json prints epoch seconds, so its times are UTC whatever the cluster.
             split, layout, tz = stage_json(ledger, path), None, "UTC"
         else:
-            split, layout = stage_text(ledger, path, delimiter, fields)
+            split, layout = stage_text(ledger, path, scanned, delimiter, fields)
             tz = cluster_tz
         rejected = normalize_stage(ledger, split, cluster, tz, layout)
         ledger.quarantine_rows(source, [(bad.line, bad.raw, bad.reason) for bad in rejected])

@@ -6,6 +6,7 @@ Python only looks at the header and at the rare line whose free text holds the d
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,8 +51,36 @@ class Rejected:
     reason: str
 
 
+@dataclass(frozen=True)
+class FileBytes:
+    """What one pass over an export's bytes tells: its sha256 (the ledger's content key) and
+    what the line-numbering check needs."""
+
+    sha256: str
+    size: int
+    awkward: bool  # holds \r (CRLF line ends) or \x1e (the one-column read's delimiter)
+    newlines_at_end: int
+
+
+def scan_bytes(path: Path) -> FileBytes:
+    """Hash the file and look for awkward bytes in the same read (one pass, 16 MiB blocks)."""
+    digest, awkward, size, tail = hashlib.sha256(), False, 0, b""
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 24):
+            digest.update(block)
+            # `in` scans with memchr and stops at the first hit: far cheaper than counting.
+            awkward = awkward or b"\r" in block or b"\x1e" in block
+            size += len(block)
+            tail = block
+    return FileBytes(digest.hexdigest(), size, awkward, len(tail) - len(tail.rstrip(b"\n")))
+
+
 def stage_text(
-    ledger: Ledger, path: Path, delimiter: str | None = None, fields: list[str] | None = None
+    ledger: Ledger,
+    path: Path,
+    scanned: FileBytes,
+    delimiter: str | None = None,
+    fields: list[str] | None = None,
 ) -> tuple[dict[str, Any], TextLayout]:
     """Number the lines of an sacct text export (`sacct_lines`); return the split parameters
     for normalize_stage and the layout its over-long lines are rejoined with."""
@@ -60,7 +89,7 @@ def stage_text(
     if not first.strip():
         raise InputError(f"{path}:1: empty sacct file")
     layout = detect_layout(first, str(path), delimiter, fields)
-    _load_lines(ledger, path)
+    _load_lines(ledger, path, scanned)
     split = {
         "first_data_line": 2 if layout.has_header else 1,
         "field_count": len(layout.fields) + (1 if layout.trailing_delimiter else 0),
@@ -70,27 +99,29 @@ def stage_text(
     return split, layout
 
 
-def _load_lines(ledger: Ledger, path: Path) -> None:
-    """Fill `sacct_lines` with numbered lines: DuckDB's streaming read when the numbering is
-    provably exact (no \\r, no \\x1e byte, which serves as the never-seen column delimiter, and
-    the rows account for every byte of the file), else the whole-file split."""
-    awkward, size, tail = False, 0, b""
-    with path.open("rb") as handle:
-        while block := handle.read(1 << 24):
-            # `in` scans with memchr and stops at the first hit: far cheaper than counting.
-            awkward = awkward or b"\r" in block or b"\x1e" in block
-            size += len(block)
-            tail = block
-    if not awkward:
-        ledger.execute("reconcile/sacct_lines", path=str(path), nul="\x1e")
-        # One row per line: each kept row is its bytes plus a newline, each blank line one
-        # byte. read_csv gives no rows for blank lines at the very end, and a file without
-        # a final newline is one byte short.
-        newlines_at_end = len(tail) - len(tail.rstrip(b"\n"))
-        expected = size - max(newlines_at_end - 1, -1)
-        if ledger.query("reconcile/sacct_line_bytes")[0][0] == expected:
-            return
-    ledger.execute("reconcile/sacct_lines_text", path=str(path))
+def _load_lines(ledger: Ledger, path: Path, scanned: FileBytes) -> None:
+    """Fill `sacct_raw` with the file's lines (the view `sacct_lines` numbers them): DuckDB's
+    streaming read when its numbering is provably exact (no awkward bytes, the rows account
+    for every byte of the file, their rowids run without a gap), else the whole-file split."""
+    first_rowid = None
+    if not scanned.awkward:
+        ledger.execute("reconcile/sacct_read_csv", path=str(path), nul="\x1e")
+        # read_csv gives no rows for blank lines at the very end, and a file without a final
+        # newline is one byte short.
+        expected = scanned.size - max(scanned.newlines_at_end - 1, -1)
+        bytes_read, first, consecutive = ledger.query("reconcile/sacct_raw_check")[0]
+        if bytes_read == expected and consecutive:
+            first_rowid = first
+    if first_rowid is None:
+        ledger.execute("reconcile/sacct_read_text", path=str(path))
+    number_lines(ledger, first_rowid)
+
+
+def number_lines(ledger: Ledger, first_rowid: int | None = None) -> None:
+    """Define the view `sacct_lines` over `sacct_raw`; `first_rowid` when its rows are numbered
+    by rowid, None when they carry their own lineno."""
+    ledger.execute("reconcile/sacct_first_rowid", rowid=first_rowid)
+    ledger.execute("reconcile/sacct_lines")
 
 
 def rejoin_free_text(line: str, layout: TextLayout) -> tuple[list[str] | None, str]:

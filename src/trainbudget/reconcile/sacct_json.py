@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from trainbudget.errors import InputError
+from trainbudget.reconcile.sacct import number_lines
 from trainbudget.reconcile.sacct_format import STAGE_COLUMNS
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ SEPARATOR = "\x1f"
 
 
 def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
-    """Load an `sacct --json` file as `sacct_lines` (one line per job or step record, its
+    """Load an `sacct --json` file as `sacct_raw` (one line per job or step record, its
     fields joined by SEPARATOR); return the split parameters for sacct.normalize_stage."""
     try:
         document = orjson.loads(path.read_bytes())
@@ -38,18 +39,19 @@ def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for job in jobs:
         if not isinstance(job, dict):
-            rows.append(_bad_record(len(rows) + 1, job, "job record is not an object"))
+            rows.append(_bad_record(job, "job record is not an object"))
             continue
         display = _display_id(job)
-        rows.append(_job_record(len(rows) + 1, job, display))
+        rows.append(_job_record(job, display))
         for step in job.get("steps") or []:
-            rows.append(_step_record(len(rows) + 1, job, step, display))
+            rows.append(_step_record(job, step, display))
     lines = [
-        {"lineno": row["lineno"], "line": SEPARATOR.join(_clean(row.get(c)) for c in STAGE_COLUMNS)}
-        for row in rows
+        {"lineno": lineno, "line": SEPARATOR.join(_clean(row.get(c)) for c in STAGE_COLUMNS)}
+        for lineno, row in enumerate(rows, start=1)
     ]
-    ledger.execute("reconcile/sacct_json_lines")
-    ledger.insert_rows("sacct_lines", lines)
+    ledger.execute("reconcile/sacct_read_json")
+    ledger.insert_rows("sacct_raw", lines)
+    number_lines(ledger)
     return {
         "first_data_line": 1,
         "field_count": len(STAGE_COLUMNS),
@@ -137,11 +139,10 @@ def _display_id(job: dict[str, Any]) -> str:
     return str(_num(job.get("job_id")))
 
 
-def _job_record(lineno: int, job: dict[str, Any], display: str) -> dict[str, Any]:
+def _job_record(job: dict[str, Any], display: str) -> dict[str, Any]:
     time = job.get("time") or {}
     tres = job.get("tres") or {}
     return {
-        "lineno": lineno,
         "jobid": display,
         "jobidraw": _text(job.get("job_id")),
         "jobname": job.get("name"),
@@ -162,14 +163,14 @@ def _job_record(lineno: int, job: dict[str, Any], display: str) -> dict[str, Any
     }
 
 
-def _step_record(lineno: int, job: dict[str, Any], step: Any, display: str) -> dict[str, Any]:
+def _step_record(job: dict[str, Any], step: Any, display: str) -> dict[str, Any]:
     if not isinstance(step, dict):
-        return _bad_record(lineno, step, "step record is not an object")
+        return _bad_record(step, "step record is not an object")
     ident = (step.get("step") or {}).get("id")
     step_id = ident.get("step_id") if isinstance(ident, dict) else str(ident).split(".")[-1]
     time = step.get("time") or {}
     return {
-        **_job_record(lineno, job, display),
+        **_job_record(job, display),
         "jobid": f"{display}.{step_id}",
         "jobname": (step.get("step") or {}).get("name"),
         "state": _state(step.get("state")),
@@ -183,5 +184,5 @@ def _step_record(lineno: int, job: dict[str, Any], step: Any, display: str) -> d
     }
 
 
-def _bad_record(lineno: int, value: Any, reason: str) -> dict[str, Any]:
-    return {"lineno": lineno, "jobid": f"<{reason}: {type(value).__name__}>"}
+def _bad_record(value: Any, reason: str) -> dict[str, Any]:
+    return {"jobid": f"<{reason}: {type(value).__name__}>"}

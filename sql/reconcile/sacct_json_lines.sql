@@ -1,4 +1,0 @@
--- in: none   params: none
--- out: an empty temp table sacct_lines, as for a text export; sacct_json.py fills it with one
---      line per job or step record (its fields joined by \x1f)
-CREATE OR REPLACE TEMP TABLE sacct_lines (lineno BIGINT, line VARCHAR);
