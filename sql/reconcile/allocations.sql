@@ -1,4 +1,4 @@
--- in: sacct_rows   params: none
+-- in: sacct_rows, job_lines   params: none
 -- out: temp table allocations: one row per scheduler allocation, alloc_id numbering them in
 --      report order (start, else submit time; then cluster, job id), so the jobs list sorts
 --      by one integer. Steps (.batch, .extern, .0) repeat their job's AllocTRES, so GPU-hours
@@ -15,10 +15,7 @@ WITH own AS (
     WHERE step IS NULL
 ), orphan_keys AS (
     -- Jobs that have only step lines (a grouping is cheaper than an anti-join over steps).
-    SELECT cluster, job_id
-    FROM sacct_rows
-    GROUP BY cluster, job_id
-    HAVING bool_and(step IS NOT NULL)
+    SELECT cluster, job_id FROM job_lines WHERE steps_only
 ), orphan_steps AS (
     SELECT cluster, job_id,
            arg_min(job_id_raw, (source_id, source_line)) AS job_id_raw,

@@ -54,6 +54,7 @@ def review(
     The week's jobs are written as a JSON array to `jobs_path`, unless it is None (a table
     for a person needs only the largest jobs; the array is 175 MB for a million lines).
     """
+    ledger.execute("reconcile/job_lines")
     ledger.execute("reconcile/allocations")
     ledger.execute("reconcile/registry_links")
     has_registry = bool(ledger.query("reconcile/registry_present"))
