@@ -33,7 +33,7 @@ def test_exception_inside_transaction_leaves_no_rows(ledger: Ledger) -> None:
     with pytest.raises(RuntimeError, match="boom"), ledger.transaction():
         source = ledger.begin_source(PLAN, "plan")
         assert source is not None
-        ledger.quarantine(source, 3, "raw", "testing")
+        ledger.quarantine_rows(source, [(3, "raw", "testing")])
         raise RuntimeError("boom")
     counts = dict(ledger.table_counts())
     assert counts["sources"] == 0
@@ -69,7 +69,7 @@ def test_changed_file_lands_again(ledger: Ledger, tmp_path: Path) -> None:
 def test_quarantine_keeps_reason_and_line(ledger: Ledger) -> None:
     with ledger.transaction():
         source = ledger.begin_source(PLAN, "plan")
-        ledger.quarantine(source, 7, "main: {gpus: -8}", "main.gpus: must be positive")
+        ledger.quarantine_rows(source, [(7, "main: {gpus: -8}", "main.gpus: must be positive")])
         ledger.finish_source(source, 0)
     row = ledger.con.execute("SELECT source_line, raw, reason FROM quarantine").fetchone()
     assert row == (7, "main: {gpus: -8}", "main.gpus: must be positive")

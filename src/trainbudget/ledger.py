@@ -257,10 +257,6 @@ class Ledger:
             "ledger/count_source_rows", source_id=source.source_id, rows_landed=rows_landed
         )
 
-    def quarantine(self, source: Source, line: int | None, raw: str | None, reason: str) -> None:
-        """Keep a rejected row with its reason instead of dropping it."""
-        self.quarantine_rows(source, [(line, raw, reason)])
-
     def quarantine_rows(
         self, source: Source, rejected: Sequence[tuple[int | None, str | None, str]]
     ) -> None:

@@ -19,12 +19,9 @@ from trainbudget.errors import InputError
 
 def parse_amount(flag: str, text: str | None) -> Decimal | None:
     """A non-negative finite number from a flag, exactly; InputError naming the flag."""
-    from trainbudget.estimate.exact import parse_number
+    from trainbudget.estimate.exact import optional_non_negative, parse_number
 
-    number = parse_number(flag, text)
-    if number is not None and number < 0:
-        raise InputError(f"{flag}: must be zero or more, got {text}")
-    return number
+    return optional_non_negative(flag, parse_number(flag, text))
 
 
 def admit(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
+from typing import Any
 
 from trainbudget.errors import InputError
 
@@ -28,7 +29,7 @@ def to_decimal(value: Numeric) -> Decimal:
         return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
     if isinstance(value, float):
         return Decimal(repr(value))
-    return Decimal(value)
+    return Decimal(value if isinstance(value, str) else str(value))
 
 
 def div(numerator: Numeric, denominator: Numeric) -> Decimal:
@@ -64,17 +65,35 @@ def parse_number(option: str, text: str | None) -> Decimal | None:
     return value
 
 
-def positive(name: str, value: Numeric) -> Decimal:
-    """`value` as a Decimal; InputError naming `name` unless finite and above zero."""
-    number = to_decimal(value)
-    if not number.is_finite() or number <= 0:
+def finite(name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `name` if it is no number, NaN or infinite."""
+    if isinstance(value, bool):  # a YAML `true` is no number, though Python counts it as 1
+        raise InputError(f"{name}: must be a number, got {value!r}")
+    try:
+        number = to_decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        raise InputError(f"{name}: must be a number, got {value!r}") from None
+    if not number.is_finite():
+        raise InputError(f"{name}: must be a finite number, got {value}")
+    return number
+
+
+def positive(name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `name` unless finite and above zero."""
+    number = finite(name, value)
+    if number <= 0:
         raise InputError(f"{name}: must be positive, got {value}")
     return number
 
 
-def non_negative(name: str, value: Numeric) -> Decimal:
-    """`value` as a Decimal; InputError naming `name` unless finite and zero or more."""
-    number = to_decimal(value)
-    if not number.is_finite() or number < 0:
+def non_negative(name: str, value: Any) -> Decimal:
+    """`value` as an exact Decimal; InputError naming `name` unless finite and zero or more."""
+    number = finite(name, value)
+    if number < 0:
         raise InputError(f"{name}: must be zero or more, got {value}")
     return number
+
+
+def optional_non_negative(name: str, value: Any) -> Decimal | None:
+    """Like `non_negative`, passing None through (a limit that is not set)."""
+    return None if value is None else non_negative(name, value)

@@ -15,7 +15,8 @@ from decimal import Decimal
 from typing import Literal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, nonnegative, optional_nonnegative
+from trainbudget.estimate.exact import non_negative, optional_non_negative
+from trainbudget.gates.outcome import GateOutcome
 from trainbudget.gates.outcome import hours as _h
 from trainbudget.gates.outcome import plain as _n
 
@@ -83,11 +84,11 @@ def admit_run(request: AdmissionRequest, limits: QueueLimits | None = None) -> G
     Raises InputError naming the field for a negative, NaN or infinite number.
     """
     limits = limits or QueueLimits()
-    estimate = nonnegative("estimated_gpu_hours", request.estimated_gpu_hours)
-    budget = nonnegative("budget_gpu_hours", request.budget_gpu_hours)
-    interruptions = nonnegative("expected_interruptions", request.expected_interruptions)
-    runtime = optional_nonnegative("runtime_hours", request.runtime_hours)
-    memory = optional_nonnegative("memory_per_gpu_gb", request.memory_per_gpu_gb)
+    estimate = non_negative("estimated_gpu_hours", request.estimated_gpu_hours)
+    budget = non_negative("budget_gpu_hours", request.budget_gpu_hours)
+    interruptions = non_negative("expected_interruptions", request.expected_interruptions)
+    runtime = optional_non_negative("runtime_hours", request.runtime_hours)
+    memory = optional_non_negative("memory_per_gpu_gb", request.memory_per_gpu_gb)
     for name, allowed in (
         ("workload", ("experiment", "retraining")),
         ("priority", ("normal", "high")),
@@ -266,7 +267,7 @@ def _check_limits(limits: QueueLimits) -> None:
         "committed_gpu_hours",
         "retraining_reserve_gpu_hours",
     ):
-        optional_nonnegative(name, getattr(limits, name))
+        optional_non_negative(name, getattr(limits, name))
     if limits.max_gpus is not None and limits.max_gpus < 0:
         raise InputError(f"max_gpus: must be zero or more, got {limits.max_gpus}")
 

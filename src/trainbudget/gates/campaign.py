@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, finite, hours, nonnegative, plain, usd
+from trainbudget.estimate.exact import finite, non_negative
+from trainbudget.gates.outcome import GateOutcome, hours, plain, usd
 from trainbudget.gates.stop_rules import PROMOTABLE_STATES, ArtifactState
 
 
@@ -63,9 +64,9 @@ def continue_main_run(
 ) -> GateOutcome:
     """Continue while projected campaign GPU-hours (spent + remaining estimate) stay within
     the approved ceiling; stop once the projection exceeds it."""
-    spent = nonnegative("spent_gpu_hours", spent_gpu_hours)
-    remaining = nonnegative("remaining_gpu_hours", remaining_gpu_hours)
-    ceiling = nonnegative("ceiling_gpu_hours", ceiling_gpu_hours)
+    spent = non_negative("spent_gpu_hours", spent_gpu_hours)
+    remaining = non_negative("remaining_gpu_hours", remaining_gpu_hours)
+    ceiling = non_negative("ceiling_gpu_hours", ceiling_gpu_hours)
     projected = spent + remaining
     inputs = {
         "spent_gpu_hours": spent,
@@ -114,8 +115,8 @@ class RetryRequest:
 def authorize_retry(request: RetryRequest, max_attempts: int | None = None) -> GateOutcome:
     """Authorize a retry only if the diagnosed cause is addressed, or if the expected
     recovered value exceeds the retry's cost; never beyond `max_attempts`."""
-    value = nonnegative("expected_recovered_value_usd", request.expected_recovered_value_usd)
-    cost = nonnegative("retry_cost_usd", request.retry_cost_usd)
+    value = non_negative("expected_recovered_value_usd", request.expected_recovered_value_usd)
+    cost = non_negative("retry_cost_usd", request.retry_cost_usd)
     if request.attempts_used < 0:
         raise InputError(f"attempts_used: must be zero or more, got {request.attempts_used}")
     if max_attempts is not None and max_attempts < 0:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, finite, nonnegative, plain, usd
+from trainbudget.estimate.exact import finite, non_negative
+from trainbudget.gates.outcome import GateOutcome, plain, usd
 
 _PER = Decimal(1000)  # gain per $1,000 reads better than per dollar
 
@@ -47,7 +48,7 @@ class PredictedGain:
     @classmethod
     def plus_minus(cls, value: Decimal, uncertainty: Decimal, source: str) -> PredictedGain:
         """A gain given as value ± uncertainty (e.g. the spread across ablation seeds)."""
-        spread = nonnegative("gain_uncertainty", uncertainty)
+        spread = non_negative("gain_uncertainty", uncertainty)
         center = finite("gain", value)
         return cls(center, center - spread, center + spread, source)
 
@@ -102,8 +103,8 @@ def decide_run(
     competing: Sequence[CompetingWork] = (),
 ) -> GateOutcome:
     """The gain-versus-cost verdict for one run; see the module docstring for the order."""
-    cost = nonnegative("cost_usd", cost_usd)
-    floor = nonnegative("min_gain", min_gain)
+    cost = non_negative("cost_usd", cost_usd)
+    floor = non_negative("min_gain", min_gain)
     rate = gain_per_1000_usd(gain.value, cost)
     rates = [
         (w, gain_per_1000_usd(finite(f"{w.name}.gain", w.gain), w.cost_usd)) for w in competing

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
-
-from trainbudget.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -35,30 +33,6 @@ class GateOutcome:
             "inputs": dict(self.inputs),
             "details": dict(self.details),
         }
-
-
-def finite(field_name: str, value: Any) -> Decimal:
-    """`value` as an exact Decimal; InputError naming `field_name` if NaN, infinite or no number."""
-    try:
-        number = value if isinstance(value, Decimal) else Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        raise InputError(f"{field_name}: must be a number, got {value!r}") from None
-    if not number.is_finite():
-        raise InputError(f"{field_name}: must be a finite number, got {value}")
-    return number
-
-
-def nonnegative(field_name: str, value: Any) -> Decimal:
-    """`value` as an exact Decimal; InputError naming `field_name` if negative, NaN or infinite."""
-    number = finite(field_name, value)
-    if number < 0:
-        raise InputError(f"{field_name}: must be zero or more, got {value}")
-    return number
-
-
-def optional_nonnegative(field_name: str, value: Any) -> Decimal | None:
-    """Like `nonnegative`, passing None through (a limit that is not set)."""
-    return None if value is None else nonnegative(field_name, value)
 
 
 def plain(value: Decimal | int) -> str:

@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import GateOutcome, hours, nonnegative, usd
+from trainbudget.estimate.exact import non_negative
+from trainbudget.gates.outcome import GateOutcome, hours, usd
 
 ROLES = ("recovery", "promoted", "final", "evaluation")
 _BYTES_PER_GB = 10**9
@@ -119,8 +120,8 @@ def retention_outcome(
 
     freed_gb_months = expired GB × horizon_months; freed_usd = freed_gb_months × price.
     """
-    price = nonnegative("storage_gb_month_usd", storage_gb_month_usd)
-    months = nonnegative("horizon_months", horizon_months)
+    price = non_negative("storage_gb_month_usd", storage_gb_month_usd)
+    months = non_negative("horizon_months", horizon_months)
     expired = [v for v in verdicts if not v.keep]
     expired_gb = Decimal(sum(v.size_bytes for v in expired)) / _BYTES_PER_GB
     kept_gb = Decimal(sum(v.size_bytes for v in verdicts if v.keep)) / _BYTES_PER_GB

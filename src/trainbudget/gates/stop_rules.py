@@ -17,13 +17,8 @@ from decimal import Decimal
 from typing import Literal
 
 from trainbudget.errors import InputError
-from trainbudget.gates.outcome import (
-    GateOutcome,
-    hours,
-    nonnegative,
-    optional_nonnegative,
-    usd,
-)
+from trainbudget.estimate.exact import non_negative, optional_non_negative
+from trainbudget.gates.outcome import GateOutcome, hours, usd
 
 ArtifactState = Literal["in-progress", "complete", "early-stopped", "incomplete", "failed"]
 # Artifact states that may go on to a promotion gate; the others never can.
@@ -84,8 +79,8 @@ def declare_stop_rules(
     metric (repeated peeking at the holdout biases it); a metric not among the run's declared
     development metrics.
     """
-    wall = optional_nonnegative("stop_rules.max_wall_hours", max_wall_hours)
-    spend = optional_nonnegative("stop_rules.spend_limit_usd", spend_limit_usd)
+    wall = optional_non_negative("stop_rules.max_wall_hours", max_wall_hours)
+    spend = optional_non_negative("stop_rules.spend_limit_usd", spend_limit_usd)
     if max_failed_steps is not None and max_failed_steps < 0:
         raise InputError(
             f"stop_rules.max_failed_steps: must be zero or more, got {max_failed_steps}"
@@ -111,7 +106,7 @@ def declare_stop_rules(
             raise InputError(
                 f"stop_rules.early_stop.patience: must be at least 1, got {early_stop.patience}"
             )
-        nonnegative("stop_rules.early_stop.min_delta", early_stop.min_delta)
+        non_negative("stop_rules.early_stop.min_delta", early_stop.min_delta)
     return StopRules(wall, spend, max_failed_steps, early_stop)
 
 
@@ -121,8 +116,8 @@ def evaluate_stop_rules(rules: StopRules, progress: RunProgress) -> GateOutcome:
     Budget rules are checked first, so a run over its budget is always marked incomplete
     (unpromotable) even when another rule would also stop it.
     """
-    wall = nonnegative("progress.wall_hours", progress.wall_hours)
-    spent = nonnegative("progress.spent_usd", progress.spent_usd)
+    wall = non_negative("progress.wall_hours", progress.wall_hours)
+    spent = non_negative("progress.spent_usd", progress.spent_usd)
     if progress.failed_steps < 0:
         raise InputError(
             f"progress.failed_steps: must be zero or more, got {progress.failed_steps}"

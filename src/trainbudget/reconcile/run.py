@@ -112,9 +112,13 @@ def run_reconcile(
 
 def _plan(ledger: Ledger, path: Path | None) -> Plan | None:
     """The plan given (landed now), else the newest landed one; pydantic loads only if used."""
-    rows = [] if path else ledger.query("reconcile/newest_plan")
-    if not path and not rows:
-        return None
-    from trainbudget.plan import Plan, land_plan
+    if path:
+        from trainbudget.plan import land_plan
 
-    return land_plan(ledger, path) if path else Plan.model_validate_json(rows[0][0])
+        return land_plan(ledger, path)
+    rows = ledger.query("reconcile/newest_plan")
+    if not rows:
+        return None
+    from trainbudget.plan import Plan
+
+    return Plan.model_validate_json(rows[0][0])
