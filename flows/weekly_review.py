@@ -29,7 +29,7 @@ from trainbudget.plan import land_plan, load_plan
 from trainbudget.quality.landed import DataQualityError, check_weekly_inputs, require_quality
 from trainbudget.reconcile.land import land_manifest, land_progress, land_registry, land_sacct
 from trainbudget.reconcile.live import run_sacct
-from trainbudget.reconcile.review import review
+from trainbudget.reconcile.review import review, write_jobs
 from trainbudget.reconcile.week import week_bounds
 from trainbudget.report.decisions import weekly_gates
 from trainbudget.report.weekly import accounting_by_week, build_weekly_report
@@ -48,6 +48,7 @@ land_progress_task = task(land_progress, name="land-progress", cache_policy=NO_C
 land_manifest_task = task(land_manifest, name="land-manifest", cache_policy=NO_CACHE, **_IO)
 check_quality = task(check_weekly_inputs, name="data-quality-checkpoint", cache_policy=NO_CACHE)
 reconcile = task(review, name="reconcile", cache_policy=NO_CACHE)
+write_jobs_task = task(write_jobs, name="write-jobs", cache_policy=NO_CACHE)
 decide = task(weekly_gates, name="gates", cache_policy=NO_CACHE)
 weeks = task(accounting_by_week, name="accounting-by-week", cache_policy=NO_CACHE)
 
@@ -103,11 +104,13 @@ def weekly_review(
             quality = check_quality(book, bounds, folder / "data-docs", f"{campaign}-{week}")
             require_quality(quality)
             folder.mkdir(parents=True, exist_ok=True)
-            result = reconcile(book, the_plan, folder / "jobs.json", bounds)
+            result = reconcile(book, the_plan, bounds)
             by_week = weeks(book)
             gates = decide(book, the_plan, result, bounds)
             for outcome in gates:
                 record_decision(book, outcome, campaign_id=campaign, run_id=f"weekly-{week}")
+        # The week's jobs as JSON for the report: output, written once the ledger has committed.
+        result = write_jobs_task(book, result, folder / "jobs.json")
     except DataQualityError as exc:
         # The transaction is rolled back; say so where the team looks, then fail the run.
         create_markdown_artifact(

@@ -29,6 +29,51 @@ def test_migrations_apply_once(ledger_path: Path) -> None:
         assert rows == len(expected)
 
 
+def test_migration_008_keeps_landed_sacct_rows(ledger_path: Path) -> None:
+    """A ledger landed under 007 keeps its sacct rows; the dropped columns read back through
+    sacct_records as 007 stored them."""
+    source = {"source_path": "week.psv", "source_sha256": "ab" * 32}
+    stored = {  # what 007 stored for an array task's batch step and a het job component
+        ("9_1", "batch"): {"array_job_id": "9", "array_task": "1", "het_job_id": None,
+                           "het_offset": None, "state_text": "CANCELLED by 40123",
+                           "cancelled_by": "40123"},
+        ("123+1", None): {"array_job_id": None, "array_task": None, "het_job_id": "123",
+                          "het_offset": 1, "state_text": "COMPLETED", "cancelled_by": None},
+    }  # fmt: skip
+    with Ledger.open(ledger_path, migrate=False) as book:
+        book.applied_versions()
+        for version, name, sql in migrations():
+            if version <= 7:
+                book.con.execute(sql)
+                book.con.execute("INSERT INTO schema_version VALUES (?, ?, now())", [version, name])
+        landed_at = book.con.execute(
+            "INSERT INTO sources (kind, source_path, source_sha256, size_bytes, landed_at) "
+            "VALUES ('sacct', $source_path, $source_sha256, 10, now()) RETURNING landed_at",
+            source,
+        ).fetchone()[0]
+        for line, ((job_id, step), derived) in enumerate(stored.items(), start=2):
+            book.con.execute(
+                "INSERT INTO sacct_rows (cluster, job_id, step, job_id_raw, array_job_id,"
+                " array_task, het_job_id, het_offset, state, state_text, cancelled_by,"
+                " elapsed_seconds, gpus, source_id, source_path, source_line, source_sha256,"
+                " landed_at) VALUES ('c', $job_id, $step, '12', $array_job_id, $array_task,"
+                " $het_job_id, $het_offset, split_part($state_text, ' ', 1), $state_text,"
+                " $cancelled_by, 60, 8, 1, $source_path, $line, $source_sha256, $landed_at)",
+                {**derived, **source, "job_id": job_id, "step": step, "line": line,
+                 "landed_at": landed_at},
+            )  # fmt: skip
+        assert book.migrate() == [8]
+        cursor = book.con.execute("SELECT * FROM sacct_records ORDER BY source_line")
+        names = [d[0] for d in cursor.description]
+        got = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
+    assert len(got) == len(stored)
+    for row, ((job_id, step), derived) in zip(got, stored.items(), strict=True):
+        assert (row["job_id"], row["step"]) == (job_id, step)
+        assert {k: row[k] for k in derived} == derived
+        assert {k: row[k] for k in source} == source
+        assert row["landed_at"] == landed_at
+
+
 def test_exception_inside_transaction_leaves_no_rows(ledger: Ledger) -> None:
     with pytest.raises(RuntimeError, match="boom"), ledger.transaction():
         source = ledger.begin_source(PLAN, "plan")

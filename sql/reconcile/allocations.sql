@@ -1,48 +1,14 @@
--- in: sacct_rows, job_lines   params: none
--- out: temp table allocations: one row per scheduler allocation, alloc_id numbering them in
---      report order (start, else submit time; then cluster, job id), so the jobs list sorts
---      by one integer. Steps (.batch, .extern, .0) repeat their job's AllocTRES, so GPU-hours
---      are counted on the allocation line only; a job exported with steps but no allocation
---      line gets one built from its steps (longest elapsed, most GPUs), flagged from_steps.
---      Every step aggregate breaks ties by landing and line, so the result never depends on scan order.
+-- in: allocation_records   params: none
+-- out: temp table allocations: allocation_records with alloc_id numbering them in report
+--      order (start, else submit time; then cluster, job id), so the jobs list sorts by one
+--      integer, and their allocated GPU-seconds. The window runs on one thread, so it sorts
+--      only the keys and the rowid, and the rows are joined back by rowid (0.46 s in all for
+--      262,713 allocations, against 0.65 s for the window over whole rows).
 CREATE OR REPLACE TEMP TABLE allocations AS
-WITH own AS (
-    SELECT cluster, job_id, job_id_raw, array_job_id, het_job_id, name, account, partition,
-           state, state_text, cancelled_by, exit_status, exit_signal, elapsed_seconds,
-           submit_time, start_time, end_time, gpus, gpu_type, source_path, source_line,
-           false AS from_steps
-    FROM sacct_rows
-    WHERE step IS NULL
-), orphan_keys AS (
-    -- Jobs that have only step lines (a grouping is cheaper than an anti-join over steps).
-    SELECT cluster, job_id FROM job_lines WHERE steps_only
-), orphan_steps AS (
-    SELECT cluster, job_id,
-           arg_min(job_id_raw, (source_id, source_line)) AS job_id_raw,
-           arg_min(array_job_id, (source_id, source_line)) AS array_job_id,
-           arg_min(het_job_id, (source_id, source_line)) AS het_job_id,
-           arg_max(name, (elapsed_seconds, source_id, source_line)) AS name,
-           arg_min(account, (source_id, source_line)) AS account,
-           arg_min(partition, (source_id, source_line)) AS partition,
-           arg_max(state, (elapsed_seconds, source_id, source_line)) AS state,
-           arg_max(state_text, (elapsed_seconds, source_id, source_line)) AS state_text,
-           arg_min(cancelled_by, (source_id, source_line)) AS cancelled_by,
-           arg_max(exit_status, (elapsed_seconds, source_id, source_line)) AS exit_status,
-           arg_max(exit_signal, (elapsed_seconds, source_id, source_line)) AS exit_signal,
-           max(elapsed_seconds) AS elapsed_seconds,
-           min(submit_time) AS submit_time,
-           min(start_time) AS start_time,
-           max(end_time) AS end_time,
-           max(gpus) AS gpus,
-           arg_min(gpu_type, (source_id, source_line)) AS gpu_type,
-           min(source_path) AS source_path,
-           min(source_line) AS source_line,
-           true AS from_steps
-    FROM sacct_rows
-    JOIN orphan_keys USING (cluster, job_id)
-    GROUP BY cluster, job_id
-)
-SELECT row_number() OVER (ORDER BY coalesce(start_time, submit_time), cluster, job_id,
-                                  submit_time) AS alloc_id, *,
-       gpus * elapsed_seconds AS allocated_gpu_seconds
-FROM (SELECT * FROM own UNION ALL SELECT * FROM orphan_steps);
+SELECT n.alloc_id, r.*, r.gpus * r.elapsed_seconds AS allocated_gpu_seconds
+FROM allocation_records r
+JOIN (SELECT rowid AS record,
+             row_number() OVER (ORDER BY coalesce(start_time, submit_time), cluster, job_id,
+                                         submit_time) AS alloc_id
+      FROM allocation_records) n
+  ON n.record = r.rowid;

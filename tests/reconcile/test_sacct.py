@@ -19,7 +19,7 @@ from .conftest import HB_FIELDS, HEADER, REPORTSEFF_FIELDS, SLURM_JOBINFO_FIELDS
 
 def rows(ledger, where: str = "TRUE") -> dict[str, dict]:
     """Landed sacct rows keyed by job_id[.step] (test-only SQL over our own table)."""
-    cursor = ledger.con.execute(f"SELECT * FROM sacct_rows WHERE {where} ORDER BY source_line")
+    cursor = ledger.con.execute(f"SELECT * FROM sacct_records WHERE {where} ORDER BY source_line")
     names = [d[0] for d in cursor.description]
     out = {}
     for values in cursor.fetchall():

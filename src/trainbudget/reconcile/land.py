@@ -60,16 +60,15 @@ def land_sacct(
             tz = cluster_tz
         rejected = normalize_stage(ledger, split, cluster, tz, layout)
         ledger.quarantine_rows(source, [(bad.line, bad.raw, bad.reason) for bad in rejected])
-        # Each row's own line comes from the parse (lineno), the rest of its provenance here.
-        provenance = source.provenance(None)
-        del provenance["source_line"]
-        # The good rows go straight from the parsing view into sacct_rows (one write). Only
-        # when some line did not land is the view read again for the reasons (quarantine).
-        landed = ledger.execute("reconcile/sacct_insert", **provenance).fetchone()[0]
+        # The good rows go straight from the parsing view into sacct_rows (one write), each
+        # with its source id and line; the view sacct_records joins the rest of the provenance
+        # back from sources. Only when some line did not land is the parsing view read again
+        # for the reasons (quarantine).
+        landed = ledger.execute("reconcile/sacct_insert", source_id=source.source_id).fetchone()[0]
         staged = ledger.query("reconcile/sacct_data_lines")[0][0] - len(rejected)
         ledger.execute("reconcile/sacct_rejected", scan=landed < staged)
         # A key repeated inside this file keeps its last line; the others are quarantined.
-        if ledger.query("reconcile/sacct_has_duplicates", source_id=source.source_id):
+        if ledger.query("reconcile/sacct_has_duplicates", source_id=source.source_id)[0][0]:
             ledger.execute("reconcile/sacct_mark_duplicates", source_id=source.source_id)
             dropped = ledger.execute(
                 "reconcile/sacct_drop_duplicates", source_id=source.source_id

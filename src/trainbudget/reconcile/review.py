@@ -7,7 +7,7 @@ file (COPY … FORMAT json) that the command streams into its output unparsed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -28,7 +28,7 @@ FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
 @dataclass(frozen=True)
 class Review:
     """The review's parts; `jobs_path` is a file holding the JSON array of the week's jobs
-    (None when the caller did not ask for it)."""
+    (None until write_jobs has written it, and when the caller did not ask for it)."""
 
     jobs_path: Path | None
     totals: dict[str, Any]
@@ -45,16 +45,15 @@ class Review:
 def review(
     ledger: Ledger,
     plan: Plan | None,
-    jobs_path: Path | None,
     week: tuple[datetime, datetime] | None = None,
     clock_tolerance_s: int = 300,
 ) -> Review:
     """Reconcile everything landed (the week's jobs; variance to the week's end).
 
-    The week's jobs are written as a JSON array to `jobs_path`, unless it is None (a table
-    for a person needs only the largest jobs; the array is 175 MB for a million lines).
+    The week's jobs stay in the temp table job_accounting; write_jobs writes them as JSON.
     """
     ledger.execute("reconcile/job_lines")
+    ledger.execute("reconcile/allocation_records")
     ledger.execute("reconcile/allocations")
     ledger.execute("reconcile/registry_links")
     has_registry = bool(ledger.query("reconcile/registry_present"))
@@ -109,10 +108,8 @@ def review(
         ),
     ]
     audit = audit_estimates(ledger)
-    if jobs_path is not None:
-        ledger.execute("reconcile/jobs_copy", path=str(jobs_path))
     return Review(
-        jobs_path=jobs_path,
+        jobs_path=None,
         totals=totals,
         variance=variance,
         diagnosis=findings,
@@ -127,3 +124,17 @@ def review(
         tracked=tracked,
         top_jobs=ledger.records("reconcile/top_jobs", limit=15),
     )
+
+
+def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
+    """Write the week's jobs (job_accounting, left by review) to `path` as a JSON array and
+    return the review with its jobs_path.
+
+    Call it after the run's commit: it is output, not a ledger write. The checkpoint first
+    writes the ledger's data file, so no later fsync of the ledger (the checkpoint at close)
+    also has to flush the array's pages, 175 MB for a million lines, on the same file system
+    (docs/reconcile.md, Performance).
+    """
+    ledger.execute("ledger/checkpoint")
+    ledger.execute("reconcile/jobs_copy", path=str(path))
+    return replace(result, jobs_path=path)

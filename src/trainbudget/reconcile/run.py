@@ -16,7 +16,7 @@ from trainbudget.reconcile.land import (
     land_registry,
     land_sacct,
 )
-from trainbudget.reconcile.review import Review, review
+from trainbudget.reconcile.review import Review, review, write_jobs
 from trainbudget.reconcile.week import week_bounds, zone
 
 if TYPE_CHECKING:
@@ -61,8 +61,8 @@ def run_reconcile(
 ) -> ReconcileResult:
     """Land the inputs and reconcile; a bad input leaves the ledger as it was.
 
-    The week's jobs are written as a JSON array to `jobs_path` unless it is None
-    (see review.review).
+    The week's jobs are written as a JSON array to `jobs_path` (after the commit) unless it
+    is None: a table for a person needs only the largest jobs.
     """
     zone(inputs.cluster_tz)
     ledger.execute("reconcile/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
@@ -98,7 +98,9 @@ def run_reconcile(
         plan = _plan(ledger, inputs.plan)
         if plan is None:
             warnings.append("no plan given or landed: variance against plan is skipped (--plan)")
-        result = review(ledger, plan, jobs_path, bounds, inputs.clock_tolerance_s)
+        result = review(ledger, plan, bounds, inputs.clock_tolerance_s)
+    if jobs_path is not None:
+        result = write_jobs(ledger, result, jobs_path)
     for item in landed:
         if item.rows_quarantined:
             warnings.append(
