@@ -52,7 +52,7 @@ def land_sacct(
         source = ledger.begin_source(path, "sacct", sha256=scanned.sha256)
         if source is None:
             return Landed(str(path), "sacct", 0, 0, True)
-        if _looks_like_json(path):
+        if scanned.is_json:
             # sacct --json prints epoch seconds, so its times are UTC whatever the cluster.
             split, layout, tz = stage_json(ledger, path), None, "UTC"
         else:
@@ -137,9 +137,3 @@ def _land_records(
 def _check_readable(path: Path) -> None:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
-
-
-def _looks_like_json(path: Path) -> bool:
-    with path.open("rb") as handle:
-        head = handle.read(4096).lstrip()
-    return head.startswith(b"{")

@@ -53,26 +53,31 @@ class Rejected:
 
 @dataclass(frozen=True)
 class FileBytes:
-    """What one pass over an export's bytes tells: its sha256 (the ledger's content key) and
-    what the line-numbering check needs."""
+    """What one pass over an export's bytes tells: its sha256 (the ledger's content key),
+    whether it is `sacct --json`, and what the line-numbering check needs."""
 
     sha256: str
+    is_json: bool  # the first byte that is not white space is "{"
     size: int
     awkward: bool  # holds \r (CRLF line ends) or \x1e (the one-column read's delimiter)
     newlines_at_end: int
 
 
 def scan_bytes(path: Path) -> FileBytes:
-    """Hash the file and look for awkward bytes in the same read (one pass, 16 MiB blocks)."""
-    digest, awkward, size, tail = hashlib.sha256(), False, 0, b""
+    """Hash the file, tell JSON from text and look for awkward bytes in the same read (one
+    pass, 16 MiB blocks)."""
+    digest, is_json, awkward, size, tail = hashlib.sha256(), False, False, 0, b""
     with path.open("rb") as handle:
         while block := handle.read(1 << 24):
             digest.update(block)
+            if not size:
+                is_json = block.lstrip().startswith(b"{")
             # `in` scans with memchr and stops at the first hit: far cheaper than counting.
             awkward = awkward or b"\r" in block or b"\x1e" in block
             size += len(block)
             tail = block
-    return FileBytes(digest.hexdigest(), size, awkward, len(tail) - len(tail.rstrip(b"\n")))
+    newlines_at_end = len(tail) - len(tail.rstrip(b"\n"))
+    return FileBytes(digest.hexdigest(), is_json, size, awkward, newlines_at_end)
 
 
 def stage_text(
