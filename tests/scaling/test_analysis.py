@@ -36,7 +36,7 @@ def test_prediction_and_gain_follow_the_fitted_law(analysis, true_law, loss_of) 
     law = analysis.fit.params
     expected = law.E + law.A / 2e9**law.alpha + law.B / 4e10**law.beta
     assert analysis.prediction.predicted_loss == pytest.approx(expected, rel=1e-12)
-    assert analysis.gain.gain == pytest.approx(2.6 - expected, rel=1e-12)
+    assert float(analysis.gain.value) == pytest.approx(2.6 - expected, rel=1e-12)
     truth = loss_of(true_law, np.array([2e9]), np.array([4e10]))[0]
     assert analysis.prediction.predicted_loss == pytest.approx(truth, rel=0.01)
 

@@ -98,7 +98,8 @@ def main_peak(plan: Plan) -> Decimal:
 def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:
     """The main run derived from (params, tokens, gpu, gpus, mfu); a given mfu overrides the plan's.
 
-    `mfu_source` says where an overriding mfu came from (pilot, calibrated, user).
+    `mfu_source` says where an overriding mfu came from (pilot, calibrated, user); the plan's
+    own mfu is `plan` (estimate/mfu_rule.py chooses between them).
     """
 
     main = plan.main
@@ -108,7 +109,7 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
     if mfu is not None:
         value, source = mfu, mfu_source or "user"
     elif main.mfu is not None:
-        value, source = main.mfu, "user"
+        value, source = main.mfu, "plan"
     else:
         value, source = default_mfu(main.model_class), "class-default"
     return estimate_run(

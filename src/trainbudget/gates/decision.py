@@ -79,6 +79,11 @@ class PredictedGain:
         """The wider half of the interval: how far the true gain may be from `value`."""
         return max(self.value - self.low, self.high - self.value)
 
+    @property
+    def exceeds_uncertainty(self) -> bool:
+        """Seed 004: a gain counts only when it is larger than its own uncertainty."""
+        return self.value > self.uncertainty
+
 
 @dataclass(frozen=True)
 class CompetingWork:
@@ -110,7 +115,7 @@ def decide_run(
         (w, gain_per_1000_usd(finite(f"{w.name}.gain", w.gain), w.cost_usd)) for w in competing
     ]
     better = sorted((pair for pair in rates if pair[1] > rate), key=lambda pair: -pair[1])
-    exceeds = gain.value > gain.uncertainty
+    exceeds = gain.exceeds_uncertainty
     details = {
         "cost_usd": cost,
         "gain_per_1000_usd": rate,

@@ -12,7 +12,8 @@ from trainbudget.errors import InputError
 from trainbudget.scaling.allocation import Allocation, allocate, compute_optimal
 from trainbudget.scaling.bootstrap import BootstrapFits, bootstrap_fits, percentile_interval
 from trainbudget.scaling.fit import HUBER_DELTA, PARAM_NAMES, FitResult, fit_scaling_law
-from trainbudget.scaling.gain import GainPrediction, LossPrediction, predict_gain, predict_loss
+from trainbudget.gates.decision import PredictedGain
+from trainbudget.scaling.gain import LossPrediction, predict_gain, predict_loss
 from trainbudget.scaling.load import Ablations
 
 EXTRAPOLATION_WARN_FACTOR = 100.0
@@ -30,7 +31,8 @@ class ScalingAnalysis:
     confidence: float
     param_intervals: dict[str, Interval]
     prediction: LossPrediction
-    gain: GainPrediction | None
+    gain: PredictedGain | None
+    baseline_loss: float | None
     allocation: Allocation
     allocation_intervals: dict[str, Interval]
     warnings: list[str]
@@ -54,9 +56,9 @@ class ScalingAnalysis:
             "gain": None
             if gain is None
             else {
-                "baseline_loss": gain.baseline_loss,
-                "gain": gain.gain,
-                "gain_interval": list(gain.interval),
+                "baseline_loss": self.baseline_loss,
+                "gain": gain.value,
+                "gain_interval": [gain.low, gain.high],
                 "gain_uncertainty": gain.uncertainty,
                 "gain_exceeds_uncertainty": gain.exceeds_uncertainty,
                 "source": gain.source,
@@ -148,6 +150,7 @@ def analyse_ablations(
         param_intervals=param_intervals,
         prediction=prediction,
         gain=gain,
+        baseline_loss=baseline_loss,
         allocation=allocation,
         allocation_intervals=allocation_intervals,
         warnings=extrapolation_warnings(ablations, compute),

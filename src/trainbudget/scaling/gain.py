@@ -3,7 +3,7 @@
 Gain = baseline loss − predicted loss (positive = the run beats the baseline). Seed 004: the
 gain must exceed its uncertainty from small-scale variance. The uncertainty is the wider half
 of the gain's interval, the same rule `gates.decision.PredictedGain.uncertainty` applies, so
-the gate reaches the same answer from these numbers (`PredictedGain.from_loss`).
+the gate reaches the same answer from these numbers: predict_gain returns the gate's type.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trainbudget.estimate.exact import to_decimal
+from trainbudget.gates.decision import PredictedGain
 from trainbudget.scaling.bootstrap import BootstrapFits, percentile_interval
 from trainbudget.scaling.fit import PARAM_NAMES, ScalingParams
 from trainbudget.scaling.law import law_loss
@@ -26,19 +28,6 @@ class LossPrediction:
     predicted_loss: float
     interval: tuple[float, float]
     confidence: float
-
-
-@dataclass(frozen=True)
-class GainPrediction:
-    """Gain over `baseline_loss` with its interval; whether it exceeds its uncertainty."""
-
-    baseline_loss: float
-    gain: float
-    interval: tuple[float, float]
-    uncertainty: float
-    exceeds_uncertainty: bool
-    confidence: float
-    source: str
 
 
 def predicted_losses(samples: np.ndarray, params: float, tokens: float) -> np.ndarray:
@@ -63,18 +52,15 @@ def predict_loss(
     )
 
 
-def predict_gain(prediction: LossPrediction, baseline_loss: float, source: str) -> GainPrediction:
-    """Gain = baseline − predicted loss, interval [baseline − high, baseline − low]."""
-    low_loss, high_loss = prediction.interval
-    gain = baseline_loss - prediction.predicted_loss
-    low, high = baseline_loss - high_loss, baseline_loss - low_loss
-    uncertainty = max(gain - low, high - gain)
-    return GainPrediction(
-        baseline_loss=baseline_loss,
-        gain=gain,
-        interval=(low, high),
-        uncertainty=uncertainty,
-        exceeds_uncertainty=gain > uncertainty,
-        confidence=prediction.confidence,
-        source=source,
+def predict_gain(prediction: LossPrediction, baseline_loss: float, source: str) -> PredictedGain:
+    """Gain = baseline − predicted loss, interval [baseline − high, baseline − low], exactly.
+
+    The fit's floats enter as the decimals of their shortest text, so the fit command, the
+    decide command and the pre-launch flow all judge the same PredictedGain.
+    """
+    return PredictedGain.from_loss(
+        to_decimal(baseline_loss),
+        to_decimal(prediction.predicted_loss),
+        (to_decimal(prediction.interval[0]), to_decimal(prediction.interval[1])),
+        source,
     )

@@ -94,9 +94,9 @@ def _fit_row(
         "target_params": analysis.prediction.params,
         "target_tokens": analysis.prediction.tokens,
         "predicted_loss": analysis.prediction.predicted_loss,
-        "baseline_loss": None if gain is None else gain.baseline_loss,
-        "gain": None if gain is None else gain.gain,
-        "gain_uncertainty": None if gain is None else gain.uncertainty,
+        "baseline_loss": None if gain is None else analysis.baseline_loss,
+        "gain": None if gain is None else float(gain.value),
+        "gain_uncertainty": None if gain is None else float(gain.uncertainty),
         "gain_exceeds_uncertainty": None if gain is None else gain.exceeds_uncertainty,
         "budget_flops": analysis.allocation.budget_flops,
         "params_opt": _finite_or_none(analysis.allocation.params),
@@ -118,7 +118,8 @@ def _interval_rows(analysis: ScalingAnalysis, fit_id: int) -> list[dict[str, Any
         ("predicted_loss", analysis.prediction.predicted_loss, analysis.prediction.interval)
     )
     if analysis.gain is not None:
-        found.append(("gain", analysis.gain.gain, analysis.gain.interval))
+        gain = analysis.gain
+        found.append(("gain", float(gain.value), (float(gain.low), float(gain.high))))
     points = {"params_opt": alloc.params, "tokens_opt": alloc.tokens}
     points["tokens_per_param"] = alloc.tokens_per_param
     found += [(k, points[k], v) for k, v in analysis.allocation_intervals.items()]

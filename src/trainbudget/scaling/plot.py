@@ -52,7 +52,7 @@ def plot_fit(analysis: ScalingAnalysis, path: str | Path) -> Path:
         ),
     )
     if analysis.gain is not None:
-        right.axhline(analysis.gain.baseline_loss, color="crimson", lw=1, ls=":", label="baseline")
+        right.axhline(analysis.baseline_loss, color="crimson", lw=1, ls=":", label="baseline")
     right.set_xscale("log")
     right.set_xlabel("training compute C = 6·N·D (FLOPs)")
     right.set_ylabel("loss")
