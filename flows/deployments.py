@@ -1,44 +1,60 @@
-"""Both deployments, built from the flows, and served from one process (`trainbudget serve`).
+"""Serve the deployments declared in deploy/prefect.yaml from one process (`trainbudget serve`).
 
-The same two deployments are declared for workers in deploy/prefect.yaml; this module is the
-single-machine path: one long-running process that polls the API and runs both flows.
+deploy/prefect.yaml is the one declaration of both deployments (names, descriptions, tags,
+schedules, default parameters): `prefect deploy` reads it for workers, and this module reads
+the same file for the single-machine path, one long-running process that polls the API.
 """
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
 from typing import Any
 
+import yaml
 from prefect import serve
 from prefect.schedules import Cron
 
-from prelaunch_estimate import prelaunch_estimate
-from weekly_review import weekly_review
+from trainbudget.resources import resource_dir
 
-WEEKLY_CRON = "0 6 * * 1"  # Monday 06:00
+
+def declared_deployments() -> list[dict[str, Any]]:
+    """The `deployments:` list of deploy/prefect.yaml."""
+    document = yaml.safe_load((resource_dir("deploy") / "prefect.yaml").read_text("utf-8"))
+    return document["deployments"]
+
+
+def _flow(entrypoint: str) -> Any:
+    path, name = entrypoint.split(":")
+    return getattr(importlib.import_module(Path(path).stem), name)
 
 
 def build_deployments(
-    weekly_parameters: dict[str, Any],
-    cron: str = WEEKLY_CRON,
-    timezone: str = "UTC",
-    prelaunch_parameters: dict[str, Any] | None = None,
+    parameters: dict[str, dict[str, Any]],
+    cron: str | None = None,
+    timezone: str | None = None,
 ) -> list[Any]:
-    """The triggered pre-launch deployment and the scheduled weekly review deployment."""
-    return [
-        prelaunch_estimate.to_deployment(
-            name="prelaunch-estimate",
-            description="Triggered before a launch: estimate, admission, gain versus cost.",
-            tags=["trainbudget", "prelaunch"],
-            parameters=prelaunch_parameters or {},
-        ),
-        weekly_review.to_deployment(
-            name="weekly-review",
-            description="Every week: land, check, reconcile, decide, report.",
-            tags=["trainbudget", "weekly-review"],
-            schedule=Cron(cron, timezone=timezone),
-            parameters=weekly_parameters,
-        ),
-    ]
+    """Each declared deployment with `parameters[name]` over its declared ones; `cron` and
+    `timezone` replace a declared schedule's (the weekly review's)."""
+    built = []
+    for declared in declared_deployments():
+        schedules = [
+            Cron(cron or s["cron"], timezone=timezone or s.get("timezone", "UTC"))
+            for s in declared.get("schedules") or []
+        ]
+        built.append(
+            _flow(declared["entrypoint"]).to_deployment(
+                name=declared["name"],
+                description=" ".join(declared.get("description", "").split()),
+                tags=declared.get("tags", []),
+                schedules=schedules,
+                parameters={
+                    **(declared.get("parameters") or {}),
+                    **parameters.get(declared["name"], {}),
+                },
+            )
+        )
+    return built
 
 
 def serve_deployments(deployments: list[Any], limit: int | None = None) -> None:

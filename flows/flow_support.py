@@ -1,15 +1,18 @@
-"""Prefect glue shared by both flows: report artifacts, gate events, the I/O retry rule and
-the import prefetch.
+"""Prefect glue shared by both flows: the task runner, the I/O retry rule, report artifacts and
+gate events.
 
-Everything here is orchestration: the report itself is built and written by
-`trainbudget.report`; this module only hands it to the Prefect UI.
+Everything here is orchestration: the procedure is in `trainbudget.prelaunch` and
+`trainbudget.weekly`, the report is built and written by `trainbudget.report`; this module only
+hands results to the Prefect UI. Importing it starts nothing.
 """
 
 from __future__ import annotations
 
-import importlib
+import os
 import re
-import threading
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -21,29 +24,43 @@ from prefect.artifacts import (
     create_table_artifact,
 )
 from prefect.events import emit_event
+from prefect.task_runners import ThreadPoolTaskRunner
 
+from trainbudget.errors import InputError
 from trainbudget.gates.outcome import GateOutcome
 from trainbudget.report.model import Report
-from trainbudget.report.write import ReportFiles, write_report
+from trainbudget.report.write import write_report
+from trainbudget.runs import RunSummary, write_summary
+
+DASK_ADDRESS_ENV = "TRAINBUDGET_DASK_ADDRESS"
 
 
-def prefetch_modules(*names: str) -> threading.Thread:
-    """Import slow modules (Great Expectations takes ~10 s) in a background thread, so the
-    import overlaps Prefect's API start instead of following it. Python's import lock makes
-    a later `import` of the same module wait for this one rather than import it twice."""
-    thread = threading.Thread(
-        target=lambda: [importlib.import_module(name) for name in names],
-        name="trainbudget-prefetch",
-        daemon=True,
-    )
-    thread.start()
-    return thread
+def task_runner() -> object:
+    """Threads, or prefect-dask's DaskTaskRunner when TRAINBUDGET_DASK_ADDRESS is set
+    (`local` starts a local Dask cluster when the flow runs)."""
+    address = os.environ.get(DASK_ADDRESS_ENV)
+    if not address:
+        return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 1)
+    import cloudpickle
+    from prefect_dask import DaskTaskRunner
+
+    # Dask workers have trainbudget installed but not this flows/ folder: ship this module
+    # (the tasks' retry condition lives here) by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    if address == "local":
+        return DaskTaskRunner(cluster_kwargs={"n_workers": 2, "threads_per_worker": 1})
+    return DaskTaskRunner(address=address)
 
 
 def retry_on_io_error(task: Any, task_run: Any, state: Any) -> bool:
     """Retry a task only when it failed reading or writing a file (OSError), never on bad
     input: an InputError fails the same way every time."""
     return isinstance(state.data, OSError)
+
+
+# Options of tasks that read files: retried on I/O errors only. Tasks that take the open
+# ledger or frames do not hash their inputs (NO_CACHE, set per task).
+IO_RETRIES = {"retries": 2, "retry_delay_seconds": 2, "retry_condition_fn": retry_on_io_error}
 
 
 def artifact_key(*parts: str) -> str:
@@ -60,9 +77,10 @@ def _cell(value: Any) -> Any:
     return str(value)
 
 
-def publish_report(report: Report, folder: Path, key_prefix: str) -> ReportFiles:
-    """Write report.html/.md into `folder`; publish its tables, markdown and a link to it."""
-    files = write_report(report, folder)
+def publish(report: Report, summary: RunSummary, key_prefix: str) -> dict[str, Any]:
+    """Write report.html/.md and summary.json; publish the tables, the verdict and a link;
+    emit one event per gate. Returns the summary object (what the flow returns)."""
+    files = write_report(report, summary.report.parent)
     for table in report.tables:
         rows = [
             {column: _cell(value) for column, value in zip(table.columns, row, strict=True)}
@@ -82,7 +100,9 @@ def publish_report(report: Report, folder: Path, key_prefix: str) -> ReportFiles
         key=artifact_key(key_prefix, "report"),
         description="The self-contained HTML report of this run",
     )
-    return files
+    for outcome in summary.gates:
+        emit_gate_event(outcome, summary.campaign)
+    return write_summary(summary)
 
 
 def emit_gate_event(outcome: GateOutcome, campaign: str) -> None:
@@ -97,3 +117,19 @@ def emit_gate_event(outcome: GateOutcome, campaign: str) -> None:
         },
         payload={"reason": outcome.reason, "sentence": outcome.sentence},
     )
+
+
+@contextmanager
+def say_when_refused(title: str, key: str, docs: Path) -> Iterator[None]:
+    """On bad input the run's transaction is rolled back; say so where the team looks
+    (a markdown artifact), then fail the run with the same error."""
+    try:
+        yield
+    except InputError as exc:
+        create_markdown_artifact(
+            markdown=f"# {title}: not reported\n\n{exc}\n\nNothing from this run was kept in "
+            f"the ledger. Data Docs: {(docs / 'index.html').resolve()}\n",
+            key=key,
+            description="The run was refused; nothing was kept",
+        )
+        raise

@@ -19,6 +19,7 @@ from trainbudget.commands import fit as fit_commands
 from trainbudget.commands import gates as gates_commands
 from trainbudget.commands import ledger as ledger_commands
 from trainbudget.commands import pilot as pilot_commands
+from trainbudget.commands import prelaunch as prelaunch_commands
 from trainbudget.commands import reconcile as reconcile_commands
 from trainbudget.commands import serve as serve_commands
 from trainbudget.commands import stop_rules as stop_rules_commands
@@ -64,6 +65,7 @@ app.command("fit")(fit_commands.fit)
 app.command("admit")(gates_commands.admit)
 app.command("decide")(decide_commands.decide)
 app.command("stop-rules")(stop_rules_commands.stop_rules)
+app.command("prelaunch")(prelaunch_commands.prelaunch)
 app.command("reconcile")(reconcile_commands.reconcile)
 app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)

@@ -7,6 +7,7 @@ YAML are read as `Decimal` from their text, so 2.40 stays exactly 2.40.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -194,13 +195,26 @@ _DecimalLoader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
 
 
 def load_plan(path: str | Path) -> Plan:
-    """Read and validate a plan file; raise InputError naming file, line and field."""
+    """Read and validate a plan file; raise InputError naming file, line and field.
+
+    A run parses its plan once: the same unchanged file (path, size, mtime) is not parsed
+    again in this process, e.g. by a flow's run name and then by its body.
+    """
     plan_path = Path(path)
     try:
-        text = plan_path.read_text(encoding="utf-8")
+        stat = plan_path.stat()
     except OSError as exc:
         raise InputError(f"{plan_path}: cannot read plan: {exc.strerror}") from None
-    return parse_plan(text, str(plan_path))
+    return _parsed_plan(str(plan_path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _parsed_plan(path: str, size: int, mtime_ns: int) -> Plan:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read plan: {exc.strerror}") from None
+    return parse_plan(text, path)
 
 
 def parse_plan(text: str, source: str = "<plan>") -> Plan:
@@ -293,10 +307,11 @@ def _line_of(root: yaml.Node | None, loc: tuple[Any, ...]) -> int:
     return line
 
 
-def land_plan(ledger: Ledger, path: str | Path) -> Plan:
-    """Validate a plan and land it in the ledger (a no-op if this exact file was landed)."""
+def land_plan(ledger: Ledger, path: str | Path, plan: Plan | None = None) -> Plan:
+    """Land the plan at `path` (parsed unless `plan` is it already); a no-op if this exact
+    file was landed before."""
     plan_path = Path(path)
-    plan = load_plan(plan_path)
+    plan = plan or load_plan(plan_path)
     with ledger.transaction():
         source = ledger.begin_source(plan_path, "plan")
         if source is not None:

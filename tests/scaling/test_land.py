@@ -44,7 +44,12 @@ def test_fit_row_points_and_intervals(ledger, analysed) -> None:
         [fit_id],
     ).fetchone()
     law = analysed.fit.params
-    assert row[:4] == (law.E, law.alpha, analysed.prediction.predicted_loss, float(analysed.gain.value))
+    assert row[:4] == (
+        law.E,
+        law.alpha,
+        analysed.prediction.predicted_loss,
+        float(analysed.gain.value),
+    )
     assert row[4:6] == (46, 2)
     assert len(row[6]) == 64
     used = ledger.con.execute(

@@ -60,5 +60,5 @@ def demo(
     emit(result, as_json, render)
 
 
-def _gates(gates: dict[str, str]) -> str:
-    return ", ".join(f"{gate} {outcome}" for gate, outcome in gates.items())
+def _gates(gates: list[dict[str, str]]) -> str:
+    return ", ".join(f"{g['gate']} {g['outcome']}" for g in gates)

@@ -59,9 +59,9 @@ def reconcile(
     from trainbudget.ledger import Ledger
     from trainbudget.output import emit, warn, working
     from trainbudget.reconcile.report import reconcile_payload, render_reconcile, write_json
-    from trainbudget.reconcile.run import ReconcileInputs, run_reconcile
+    from trainbudget.weekly import WeeklyInputs, reconcile
 
-    inputs = ReconcileInputs(
+    inputs = WeeklyInputs(
         sacct=list(sacct or []),
         registry=registry,
         progress=progress,
@@ -78,7 +78,7 @@ def reconcile(
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
         with Ledger.open(ledger_path(ctx, ledger)) as book, working("landing and reconciling…"):
-            result = run_reconcile(book, inputs, jobs_path if as_json else None)
+            result = reconcile(book, inputs, jobs_path if as_json else None)
             payload = reconcile_payload(result)
         for message in result.warnings:
             warn(message)

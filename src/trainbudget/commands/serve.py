@@ -29,9 +29,13 @@ def serve(
     ),
     cluster_tz: Annotated[str, typer.Option("--cluster-tz")] = "UTC",
     cron: Annotated[
-        str, typer.Option("--cron", help="Weekly review schedule (default Monday 06:00).")
-    ] = "0 6 * * 1",
-    timezone: Annotated[str, typer.Option("--timezone", help="Time zone of --cron.")] = "UTC",
+        str | None,
+        typer.Option("--cron", help="Weekly review schedule (default: deploy/prefect.yaml's)."),
+    ] = None,
+    timezone: Annotated[
+        str | None,
+        typer.Option("--timezone", help="Time zone of the schedule (default: the file's)."),
+    ] = None,
     demo: Annotated[
         bool, typer.Option("--demo", help="Use the bundled demo data as the review's inputs.")
     ] = False,
@@ -74,8 +78,13 @@ def serve(
             "cluster_tz": cluster_tz,
             **common,
         }
+    weekly.setdefault("live_sacct", False)
     deployments_module = load_flow_module("deployments")
-    deployments = deployments_module.build_deployments(weekly, cron, timezone, prelaunch)
+    deployments = deployments_module.build_deployments(
+        {"prelaunch-estimate": prelaunch, "weekly-review": weekly}, cron, timezone
+    )
+    (schedule,) = next(d for d in deployments if d.name == "weekly-review").schedules
+    cron, timezone = schedule.schedule.cron, schedule.schedule.timezone
     payload = {
         "deployments": [f"{d.flow_name}/{d.name}" for d in deployments],
         "weekly_schedule": {"cron": cron, "timezone": timezone},

@@ -10,15 +10,19 @@ evaluation for production candidates. Every failing check is reported; `reason` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative, optional_non_negative
 from trainbudget.gates.outcome import GateOutcome
 from trainbudget.gates.outcome import hours as _h
 from trainbudget.gates.outcome import plain as _n
+
+if TYPE_CHECKING:
+    from trainbudget.plan import Plan
 
 Workload = Literal["experiment", "retraining"]
 Priority = Literal["normal", "high"]
@@ -63,6 +67,61 @@ class QueueLimits:
     capacity_gpu_hours: Decimal | None = None
     committed_gpu_hours: Decimal = Decimal(0)
     retraining_reserve_gpu_hours: Decimal = Decimal(0)
+
+
+def plan_limits(
+    plan: Plan | None, overrides: Mapping[str, Any] | None = None
+) -> tuple[QueueLimits, Decimal | None]:
+    """The plan's `gates.admission` as QueueLimits, and its approved budget in GPU-hours.
+
+    `overrides` (QueueLimits field names) that are not None replace the plan's values: the
+    one merge `admit --plan` and the pre-launch run both use.
+    """
+    section = plan.gates.admission if plan is not None and plan.gates is not None else None
+    limits, budget = QueueLimits(), None
+    if section is not None:
+        budget = section.budget_gpu_hours
+        limits = QueueLimits(
+            max_gpus=section.max_gpus,
+            max_memory_per_gpu_gb=section.max_memory_per_gpu_gb,
+            max_runtime_hours=section.max_runtime_hours,
+            require_data_snapshot=section.require_data_snapshot,
+            known_data_snapshots=(
+                frozenset(section.data_snapshots) if section.data_snapshots is not None else None
+            ),
+            capacity_gpu_hours=section.capacity_gpu_hours,
+            retraining_reserve_gpu_hours=section.retraining_reserve_gpu_hours,
+        )
+    known = {f.name for f in fields(QueueLimits)}
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise InputError(f"{unknown[0]}: not a queue limit (one of {', '.join(sorted(known))})")
+    return replace(limits, **given), budget
+
+
+def admit_planned_run(
+    plan: Plan,
+    planned_gpu_hours: Decimal,
+    expected_interruptions: Decimal,
+    checkpoint_supported: bool,
+    memory_per_gpu_gb: Decimal | None = None,
+) -> GateOutcome:
+    """Seed 001's admission of a plan's campaign under every limit the plan declares.
+
+    The budget is the plan's `gates.admission.budget_gpu_hours`, else its ceiling; the run asks
+    for the main run's GPUs and, when the pilot measured it, its peak memory per GPU.
+    """
+    limits, budget = plan_limits(plan)
+    request = AdmissionRequest(
+        estimated_gpu_hours=planned_gpu_hours,
+        budget_gpu_hours=plan.ceiling.gpu_hours if budget is None else budget,
+        expected_interruptions=expected_interruptions,
+        checkpoint_supported=checkpoint_supported,
+        gpus=plan.main.gpus,
+        memory_per_gpu_gb=memory_per_gpu_gb,
+    )
+    return admit_run(request, limits)
 
 
 REASONS = (

@@ -12,7 +12,7 @@ from trainbudget.reconcile.variance import gpu_hours
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from trainbudget.reconcile.run import ReconcileResult
+    from trainbudget.weekly import ReconcileResult
 
 
 def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:

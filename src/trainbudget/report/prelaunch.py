@@ -14,6 +14,7 @@ from trainbudget.report.weekly import data_docs_links, gate_rows
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.outcome import GateOutcome
     from trainbudget.pilot.summary import PilotSummary
     from trainbudget.quality.checkpoint import QualityReport
@@ -103,6 +104,7 @@ def build_prelaunch_report(
     scaling: ScalingFigures | None,
     quality: QualityReport,
     folder: Path,
+    mfu: MfuChoice,
 ) -> Report:
     """The pre-launch report of one campaign plan, written into `folder`."""
     ceiling = estimate.ceiling
@@ -119,9 +121,9 @@ def build_prelaunch_report(
     ]
     if pilot.mfu is not None:
         summary.append(
-            f"Pilot: {pilot.steps} steps in {pilot.runs} run(s), measured MFU "
-            f"{float(pilot.mfu):.1%} (used for the main run: mfu_source pilot)."
+            f"Pilot: {pilot.steps} steps in {pilot.runs} run(s), measured MFU {pilot.mfu:.3g}."
         )
+    summary.append(f"Main-run MFU: {mfu.describe()}.")
     summary += [f"Note: {w}" for w in (*estimate.warnings, *pilot.warnings)]
     grid = sensitivity_rows(estimate)
     tables = [

@@ -19,6 +19,7 @@ from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
     from trainbudget.quality.checkpoint import QualityReport
@@ -86,8 +87,9 @@ def build_weekly_report(
     quality: QualityReport,
     by_week: list[dict[str, Any]],
     folder: Path,
+    mfu: MfuChoice,
 ) -> Report:
-    """The weekly review's report for `week` (ISO `YYYY-Www`)."""
+    """The weekly review's report for `week` (ISO `YYYY-Www`); `mfu` priced the plan."""
     totals = review.totals
     jobs = orjson.loads(review.jobs_path.read_bytes())
     summary = [
@@ -109,7 +111,8 @@ def build_weekly_report(
             f"Campaign to date: {float(variance['actual_gpu_hours']):,.2f} of "
             f"{float(variance['planned_gpu_hours']):,.2f} planned GPU-hours; projected "
             f"{float(variance['projected_gpu_hours']):,.2f} against the ceiling of "
-            f"{float(variance['ceiling_gpu_hours']):,.2f}."
+            f"{float(variance['ceiling_gpu_hours']):,.2f}. Main-run MFU of the plan: "
+            f"{mfu.describe()}."
         )
         tables.append(
             Table.from_records("Actual versus plan by work class", variance["by_work_class"])

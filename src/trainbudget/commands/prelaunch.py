@@ -1,0 +1,118 @@
+"""`trainbudget prelaunch PLAN --pilot-log F …`: the pre-launch procedure without Prefect.
+
+The same steps as the prelaunch-estimate flow (trainbudget.prelaunch), in this process: the
+report folder and summary.json are the flow's, and the decisions land in the ledger alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+
+
+def prelaunch(
+    ctx: typer.Context,
+    plan: Annotated[Path, typer.Argument(help="Campaign plan YAML.", metavar="PLAN")],
+    pilot_log: Annotated[
+        list[Path],
+        typer.Option(
+            "--pilot-log",
+            help="Pilot step log (CSV, Parquet, JSONL). Repeatable.",
+            metavar="FILE",
+            show_default=False,
+        ),
+    ],
+    trace: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--trace",
+            help="Profiler trace file or folder of rank traces. Repeatable.",
+            metavar="PATH",
+        ),
+    ] = None,
+    ablations: Annotated[
+        Path | None,
+        typer.Option("--ablations", help="Ablations CSV for the scaling fit.", metavar="FILE"),
+    ] = None,
+    baseline_loss: Annotated[
+        str | None, value_option("--baseline-loss", "Loss of the model to beat (with --ablations).")
+    ] = None,
+    gain: Annotated[
+        str | None, value_option("--gain", "Predicted gain, instead of --ablations.")
+    ] = None,
+    gain_uncertainty: Annotated[
+        str, value_option("--gain-uncertainty", "± uncertainty of --gain.")
+    ] = "0",
+    gain_source: Annotated[str, typer.Option("--gain-source", help="Where --gain comes from.")] = (
+        "given"
+    ),
+    min_gain: Annotated[
+        str, value_option("--min-gain", "Smallest gain with a concrete benefit.")
+    ] = "0",
+    expected_interruptions: Annotated[
+        str, value_option("--expected-interruptions", "Interruptions expected during the run.", "K")
+    ] = "1",
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap resamples of the scaling fit.", min=1)
+    ] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    report_root: Annotated[
+        Path,
+        typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),
+    ] = Path("trainbudget-reports"),
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Estimate a campaign from its pilot, traces and ablations; admit it; weigh its gain."""
+    from decimal import Decimal
+
+    from trainbudget.estimate.exact import non_negative, parse_number
+    from trainbudget.ledger import Ledger
+    from trainbudget.output import emit, warn, working
+    from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
+
+    def amount(flag: str, text: str | None) -> Decimal | None:
+        value = parse_number(flag, text)
+        return None if value is None else non_negative(flag, value)
+
+    inputs = PrelaunchInputs(
+        plan=plan,
+        pilot_logs=list(pilot_log),
+        traces=list(trace or []),
+        ablations=ablations,
+        baseline_loss=parse_number("--baseline-loss", baseline_loss),
+        gain=parse_number("--gain", gain),
+        gain_uncertainty=amount("--gain-uncertainty", gain_uncertainty),
+        gain_source=gain_source,
+        min_gain=amount("--min-gain", min_gain),
+        expected_interruptions=amount("--expected-interruptions", expected_interruptions),
+        bootstrap=bootstrap,
+        seed=seed,
+        report_root=report_root,
+    )
+    with Ledger.open(ledger_path(ctx, ledger)) as book, working("pre-launch estimate…"):
+        result, summary = run_prelaunch(inputs, book)
+    for message in (*result.estimate.warnings, *result.landed.trace_warnings):
+        warn(message)
+
+    def render(console) -> None:
+        from rich.markup import escape
+
+        console.print(
+            f"[bold]{escape(summary['campaign'])}[/bold]: planned "
+            f"{float(summary['planned_gpu_hours']):,.2f} GPU-hours, main-run MFU "
+            f"{escape(result.mfu.describe())}"
+        )
+        for outcome in result.gates:
+            console.print(
+                f"{outcome.gate}: [bold]{outcome.outcome}[/bold] — {escape(outcome.sentence)}",
+                soft_wrap=True,
+            )
+        console.print("report:")
+        console.print(summary["report"], soft_wrap=True, highlight=False)
+
+    emit(summary, as_json, render)

@@ -1,0 +1,274 @@
+"""The pre-launch procedure (seed 004, seed 001): pilot → traces → scaling gain → estimate → gates.
+
+Plain Python from typed inputs to a typed result. `run_prelaunch` chains the steps in order;
+flows/prelaunch_estimate.py runs the same steps as Prefect tasks (traces one task per rank,
+the scaling fit beside the landing). The plan is parsed once, in `prepare`; the landing and
+the decisions are one ledger transaction, so a failed step leaves the ledger as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trainbudget.errors import InputError
+from trainbudget.runs import RunSummary, run_folder
+
+if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.estimate.catalog import Accelerator
+    from trainbudget.estimate.mfu_rule import MfuChoice
+    from trainbudget.gates.decision import PredictedGain
+    from trainbudget.gates.outcome import GateOutcome
+    from trainbudget.ledger import Ledger
+    from trainbudget.pilot.land import PilotResult
+    from trainbudget.plan import Plan
+    from trainbudget.quality.checkpoint import QualityReport
+    from trainbudget.report.model import Report
+    from trainbudget.report.prelaunch import ScalingFigures
+    from trainbudget.trace.summary import RankSummary
+
+FLOW = "prelaunch-estimate"
+RUN_ID = "prelaunch"
+# Two-sided confidence of the bootstrap interval of the predicted loss (and so of the gain).
+CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True)
+class PrelaunchInputs:
+    """One pre-launch run's inputs. The gain is given (`gain` ± `gain_uncertainty`) or fitted
+    from `ablations` against `baseline_loss` at the plan's main.params and main.tokens."""
+
+    plan: Path
+    pilot_logs: list[Path]
+    traces: list[Path] = field(default_factory=list)
+    ablations: Path | None = None
+    baseline_loss: Decimal | None = None
+    gain: Decimal | None = None
+    gain_uncertainty: Decimal = Decimal(0)
+    gain_source: str = "given"
+    min_gain: Decimal = Decimal(0)
+    expected_interruptions: Decimal = Decimal(1)
+    bootstrap: int = 200
+    seed: int = 0
+    report_root: Path = Path("trainbudget-reports")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The inputs checked, the plan parsed once, and where the run writes."""
+
+    inputs: PrelaunchInputs
+    plan: Plan
+    trace_files: list[Path]
+    accelerator: Accelerator | None
+    folder: Path
+
+    @property
+    def run_name(self) -> str:
+        return f"{self.plan.campaign}-prelaunch"
+
+
+@dataclass(frozen=True)
+class Gain:
+    """The predicted gain the worth gate judges, and the fit behind it (None when given)."""
+
+    predicted: PredictedGain
+    scaling: ScalingFigures | None
+
+
+@dataclass(frozen=True)
+class Landed:
+    """What the run landed: the pilot, its data-quality report, the combined traces."""
+
+    pilot: PilotResult
+    quality: QualityReport
+    trace_payload: dict[str, Any] | None
+    trace_warnings: list[str]
+
+
+@dataclass(frozen=True)
+class PrelaunchResult:
+    """Everything the report, the summary and the Prefect artifacts show."""
+
+    prepared: Prepared
+    landed: Landed
+    gain: Gain
+    mfu: MfuChoice
+    estimate: CampaignEstimate
+    gates: list[GateOutcome]
+
+
+def prepare(inputs: PrelaunchInputs) -> Prepared:
+    """Check the inputs and parse the plan; InputError naming the field that is missing."""
+    from trainbudget.estimate.catalog import get_accelerator
+    from trainbudget.plan import load_plan
+    from trainbudget.trace.ranks import trace_files
+
+    if inputs.gain is None and (inputs.ablations is None or inputs.baseline_loss is None):
+        raise InputError("gain: give gain (with gain_uncertainty), or ablations and baseline_loss")
+    plan = load_plan(inputs.plan)
+    if inputs.gain is None and (plan.main.params is None or plan.main.tokens is None):
+        raise InputError(f"{inputs.plan}: main.params and main.tokens are the scaling fit's target")
+    return Prepared(
+        inputs=inputs,
+        plan=plan,
+        trace_files=trace_files(inputs.traces) if inputs.traces else [],
+        accelerator=get_accelerator(plan.main.gpu) if plan.main.gpu else None,
+        folder=run_folder(inputs.report_root, "prelaunch", plan.campaign),
+    )
+
+
+def estimate_gain(prepared: Prepared) -> Gain:
+    """The gain as given, or baseline − the scaling fit's loss at the plan's target (exact)."""
+    from trainbudget.gates.decision import PredictedGain
+
+    inputs = prepared.inputs
+    if inputs.gain is not None:
+        return Gain(
+            PredictedGain.plus_minus(inputs.gain, inputs.gain_uncertainty, inputs.gain_source),
+            None,
+        )
+    from trainbudget.report.prelaunch import scaling_figures
+    from trainbudget.scaling.bootstrap import bootstrap_fits
+    from trainbudget.scaling.fit import fit_scaling_law
+    from trainbudget.scaling.gain import predict_gain, predict_loss
+    from trainbudget.scaling.load import read_ablations
+
+    assert inputs.ablations is not None and inputs.baseline_loss is not None  # prepare checked
+    points = read_ablations(inputs.ablations)
+    law = fit_scaling_law(points.params, points.tokens, points.loss)
+    fits = bootstrap_fits(
+        points.params, points.tokens, points.loss, law, inputs.bootstrap, inputs.seed
+    )
+    main = prepared.plan.main
+    target = predict_loss(law.params, fits, float(main.params), float(main.tokens), CONFIDENCE)
+    source = f"scaling fit of {inputs.ablations.name}, {CONFIDENCE:.0%} bootstrap interval"
+    predicted = predict_gain(target, inputs.baseline_loss, source)
+    return Gain(predicted, scaling_figures(points, law, target))
+
+
+def summarize_traces(prepared: Prepared) -> list[RankSummary]:
+    """One summary per rank file, in this process (the flow maps them over its task runner)."""
+    from trainbudget.trace.summary import summarize_rank
+
+    return [summarize_rank(path) for path in prepared.trace_files]
+
+
+def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]) -> Landed:
+    """Land the plan, the pilot step logs and the trace summaries; check the pilot's quality."""
+    from trainbudget.pilot.land import land_pilot
+    from trainbudget.pilot.summary import PilotOptions
+    from trainbudget.plan import land_plan
+    from trainbudget.quality.landed import check_pilot_inputs, require_quality
+    from trainbudget.trace.combine import assign_ranks, combine_ranks
+    from trainbudget.trace.land import land_summaries
+    from trainbudget.trace.peak import peak_for
+
+    plan = prepared.plan
+    with ledger.transaction():
+        land_plan(ledger, prepared.inputs.plan, plan)
+        main = plan.main
+        options = PilotOptions(params=main.params, gpu=main.gpu, precision=main.precision)
+        pilot = land_pilot(ledger, prepared.inputs.pilot_logs, options, prepared.accelerator)
+        docs = prepared.folder / "data-docs"
+        quality = require_quality(check_pilot_inputs(ledger, docs, prepared.run_name))
+        payload, warnings = None, []
+        if summaries:
+            peak = peak_for(
+                summaries, gpu=main.gpu, gpu_tflops=main.gpu_tflops, precision=main.precision
+            )
+            payload, warnings = combine_ranks(summaries, hta_compatible=False, peak=peak)
+            ranks, _ = assign_ranks(summaries)
+            land_summaries(ledger, summaries, ranks, hta_compatible=False)
+    return Landed(pilot, quality, payload, warnings)
+
+
+def price_and_decide(
+    ledger: Ledger, prepared: Prepared, landed: Landed, gain: Gain
+) -> PrelaunchResult:
+    """Choose the MFU, price the campaign, admit it and weigh its gain; record the decisions."""
+    from trainbudget.estimate.mfu_rule import (
+        calibrated_main_mfu,
+        choose_mfu,
+        estimate_campaign,
+        record_choice,
+    )
+    from trainbudget.gates.admission import admit_planned_run
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.gates.decision import decide_run
+
+    plan, summary = prepared.plan, landed.pilot.summary
+    with ledger.transaction():
+        mfu = choose_mfu(plan, pilot=summary.mfu, calibrated=calibrated_main_mfu(ledger))
+        record_choice(ledger, plan.campaign, RUN_ID, mfu)
+        estimate = estimate_campaign(plan, mfu)
+        admission = admit_planned_run(
+            plan,
+            estimate.planned_gpu_hours,
+            prepared.inputs.expected_interruptions,
+            checkpoint_supported=summary.checkpoint is not None,
+            memory_per_gpu_gb=pilot_memory_gb(landed.pilot),
+        )
+        worth = decide_run(estimate.compute_usd, gain.predicted, prepared.inputs.min_gain)
+        gates = [admission, worth]
+        for outcome in gates:
+            record_decision(ledger, outcome, campaign_id=plan.campaign, run_id=RUN_ID)
+    return PrelaunchResult(prepared, landed, gain, mfu, estimate, gates)
+
+
+def pilot_memory_gb(pilot: PilotResult) -> Decimal | None:
+    """The pilot's largest peak memory per GPU in GB (10⁹ bytes), when the step logs carry it."""
+    peaks = [b.peak_memory_bytes for b in pilot.summary.buckets if b.peak_memory_bytes is not None]
+    return Decimal(max(peaks)) / 10**9 if peaks else None
+
+
+def build_report(result: PrelaunchResult) -> Report:
+    """The pre-launch report of the run (verdicts first)."""
+    from trainbudget.report.prelaunch import build_prelaunch_report
+
+    landed = result.landed
+    return build_prelaunch_report(
+        result.estimate,
+        result.gates,
+        landed.pilot.summary,
+        landed.trace_payload,
+        result.gain.scaling,
+        landed.quality,
+        result.prepared.folder,
+        result.mfu,
+    )
+
+
+def summarize(result: PrelaunchResult, report_html: Path) -> RunSummary:
+    """The run's summary.json figures."""
+    return RunSummary(
+        flow=FLOW,
+        campaign=result.prepared.plan.campaign,
+        planned_gpu_hours=result.estimate.planned_gpu_hours,
+        mfu=result.mfu,
+        gates=result.gates,
+        report=report_html,
+    )
+
+
+def run_prelaunch(
+    inputs: PrelaunchInputs, ledger: Ledger
+) -> tuple[PrelaunchResult, dict[str, Any]]:
+    """The whole procedure in this process: what `trainbudget prelaunch` runs.
+
+    Returns the result and the summary.json object written beside report.html.
+    """
+    from trainbudget.report.write import write_report
+    from trainbudget.runs import write_summary
+
+    prepared = prepare(inputs)
+    gain = estimate_gain(prepared)
+    summaries = summarize_traces(prepared)
+    with ledger.transaction():
+        landed = land_inputs(ledger, prepared, summaries)
+        result = price_and_decide(ledger, prepared, landed, gain)
+    files = write_report(build_report(result), prepared.folder)
+    return result, write_summary(summarize(result, files.html.resolve()))

@@ -1,0 +1,306 @@
+"""The weekly review (seed 000's control loop): land → check → reconcile → decide → report.
+
+Plain Python from typed inputs to a typed result. `trainbudget reconcile` runs `reconcile`
+(land and review); the weekly flow runs the same steps as Prefect tasks and adds the
+data-quality checkpoint, the gates and the report; `run_weekly` chains all of them in this
+process. The landing, the check, the review and the decisions are one ledger transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trainbudget.errors import InputError
+from trainbudget.runs import RunSummary, run_folder
+
+if TYPE_CHECKING:
+    from trainbudget.estimate.mfu_rule import MfuChoice
+    from trainbudget.gates.outcome import GateOutcome
+    from trainbudget.ledger import Ledger
+    from trainbudget.plan import Plan
+    from trainbudget.quality.checkpoint import QualityReport
+    from trainbudget.reconcile.land import Landed
+    from trainbudget.reconcile.review import Review
+    from trainbudget.report.model import Report
+
+FLOW = "weekly-review"
+# DuckDB's own buffers; Python adds the JSON text of the jobs on top (bench: ≤ 2 GB RSS).
+DUCKDB_MEMORY_LIMIT = "1200MB"
+
+
+@dataclass(frozen=True)
+class WeeklyInputs:
+    """Files to land and how to read and scope them (the reconcile command's options)."""
+
+    sacct: list[Path] = field(default_factory=list)
+    registry: Path | None = None
+    progress: Path | None = None
+    manifest: Path | None = None
+    plan: Path | None = None
+    week: str | None = None
+    cluster_tz: str = "UTC"
+    cluster: str = "default"
+    sacct_delimiter: str | None = None
+    sacct_fields: list[str] | None = None
+    live: bool = False
+    clock_tolerance_s: int = 300
+    report_root: Path = Path("trainbudget-reports")
+
+
+@dataclass(frozen=True)
+class PreparedWeek:
+    """The inputs checked, the plan parsed once (None if not given) and the week's bounds."""
+
+    inputs: WeeklyInputs
+    plan: Plan | None
+    week: str | None
+    bounds: tuple[datetime, datetime] | None
+
+
+@dataclass(frozen=True)
+class ReconcileResult:
+    """What was landed, the review, the plan it was read against, warnings for stderr."""
+
+    week: str | None
+    week_bounds: tuple[datetime, datetime] | None
+    landed: list[Landed]
+    plan: Plan | None
+    mfu: MfuChoice | None
+    review: Review
+    warnings: list[str]
+
+
+def previous_week(now: datetime | None = None) -> str:
+    """The ISO week that ended most recently (`YYYY-Www`): what a Monday run reviews."""
+    year, week, _ = ((now or datetime.now(UTC)) - timedelta(days=7)).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def prepare_week(inputs: WeeklyInputs) -> PreparedWeek:
+    """Check the zone and week and parse the plan, before anything is landed."""
+    from trainbudget.reconcile.week import week_bounds, zone
+
+    zone(inputs.cluster_tz)
+    bounds = week_bounds(inputs.week, inputs.cluster_tz) if inputs.week else None
+    plan = None
+    if inputs.plan is not None:
+        from trainbudget.plan import load_plan
+
+        plan = load_plan(inputs.plan)
+    return PreparedWeek(inputs, plan, inputs.week, bounds)
+
+
+def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
+    """Land the plan, sacct (files, or `sacct` run here), registry, progress and manifest."""
+    from trainbudget.reconcile.land import land_manifest, land_progress, land_registry, land_sacct
+
+    inputs = prepared.inputs
+    ledger.execute("reconcile/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
+    landed: list[Landed] = []
+    with ledger.transaction():
+        if prepared.plan is not None:
+            from trainbudget.plan import land_plan
+
+            land_plan(ledger, inputs.plan, prepared.plan)
+        files = list(inputs.sacct)
+        if inputs.live:
+            from trainbudget.reconcile.live import run_sacct
+
+            files.append(
+                run_sacct(ledger.path.parent / "sacct", prepared.bounds, inputs.cluster_tz)
+            )
+        for path in files:
+            landed.append(
+                land_sacct(
+                    ledger,
+                    path,
+                    cluster=inputs.cluster,
+                    cluster_tz=inputs.cluster_tz,
+                    delimiter=inputs.sacct_delimiter,
+                    fields=inputs.sacct_fields,
+                )
+            )
+        for path, lander in (
+            (inputs.registry, land_registry),
+            (inputs.progress, land_progress),
+            (inputs.manifest, land_manifest),
+        ):
+            if path is not None:
+                landed.append(lander(ledger, path))
+        if not ledger.query("reconcile/sacct_present"):
+            raise InputError(
+                "sacct: no scheduler records in the ledger: give sacct exports (or live)"
+            )
+    return landed
+
+
+def check_quality(ledger: Ledger, prepared: PreparedWeek, docs_dir: Path) -> QualityReport:
+    """The week's Great Expectations checkpoint over what landed; DataQualityError if it fails."""
+    from trainbudget.quality.landed import check_weekly_inputs, require_quality
+
+    if prepared.bounds is None:
+        raise InputError("week: the weekly review needs a week (YYYY-Www)")
+    name = f"{_campaign(prepared)}-{prepared.week}"
+    return require_quality(check_weekly_inputs(ledger, prepared.bounds, docs_dir, name))
+
+
+def review_week(
+    ledger: Ledger, prepared: PreparedWeek
+) -> tuple[Plan | None, MfuChoice | None, Review]:
+    """Reconcile what is landed against the plan (given, else the newest landed) and its MFU."""
+    from trainbudget.estimate.mfu_rule import stored_choice
+    from trainbudget.reconcile.review import review
+
+    plan = prepared.plan or _newest_plan(ledger)
+    mfu = stored_choice(ledger, plan) if plan is not None else None
+    result = review(ledger, plan, prepared.bounds, prepared.inputs.clock_tolerance_s)
+    return plan, mfu, result
+
+
+def decide_week(
+    ledger: Ledger, prepared: PreparedWeek, plan: Plan, result: Review
+) -> list[GateOutcome]:
+    """Continuation, retry per failed job and retention; each recorded in the ledger."""
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.report.decisions import weekly_gates
+
+    assert prepared.bounds is not None  # check_quality ran first
+    gates = weekly_gates(ledger, plan, result, prepared.bounds)
+    for outcome in gates:
+        record_decision(
+            ledger, outcome, campaign_id=plan.campaign, run_id=f"weekly-{prepared.week}"
+        )
+    return gates
+
+
+def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> ReconcileResult:
+    """`trainbudget reconcile`: land and review in one transaction; a bad input changes nothing.
+
+    The week's jobs are written as a JSON array to `jobs_path` after the commit (None: not
+    written; a table for a person needs only the largest jobs).
+    """
+    from trainbudget.reconcile.review import write_jobs
+
+    prepared = prepare_week(inputs)
+    with ledger.transaction():
+        landed = land_records(ledger, prepared)
+        plan, mfu, result = review_week(ledger, prepared)
+    if jobs_path is not None:
+        result = write_jobs(ledger, result, jobs_path)
+    warnings = (
+        []
+        if plan is not None
+        else ["no plan given or landed: variance against plan is skipped (--plan)"]
+    )
+    warnings += landing_warnings(landed)
+    return ReconcileResult(inputs.week, prepared.bounds, landed, plan, mfu, result, warnings)
+
+
+def landing_warnings(landed: list[Landed]) -> list[str]:
+    """One line per file with quarantined rows or landed before."""
+    warnings = []
+    for item in landed:
+        if item.rows_quarantined:
+            warnings.append(
+                f"{item.path}: {item.rows_quarantined} rows quarantined "
+                "(see `trainbudget ledger info`; table quarantine)"
+            )
+        if item.already_landed:
+            warnings.append(f"{item.path}: already landed (same content); nothing new")
+    return warnings
+
+
+@dataclass(frozen=True)
+class WeeklyResult:
+    """Everything the weekly report, summary and artifacts show."""
+
+    prepared: PreparedWeek
+    plan: Plan
+    mfu: MfuChoice
+    quality: QualityReport
+    review: Review
+    gates: list[GateOutcome]
+    by_week: list[dict[str, Any]]
+
+    @property
+    def folder(self) -> Path:
+        return report_folder(self.prepared)
+
+
+def report_folder(prepared: PreparedWeek) -> Path:
+    return run_folder(
+        prepared.inputs.report_root, "weekly-review", _campaign(prepared), prepared.week or "all"
+    )
+
+
+def build_report(result: WeeklyResult) -> Report:
+    """The weekly review's report (verdicts first)."""
+    from trainbudget.report.weekly import build_weekly_report
+
+    assert result.prepared.week is not None
+    return build_weekly_report(
+        result.plan, result.prepared.week, result.review, result.gates, result.quality,
+        result.by_week, result.folder, result.mfu,
+    )  # fmt: skip
+
+
+def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
+    """The run's summary.json figures: the plan's GPU-hours priced with the campaign's MFU."""
+    variance = result.review.variance or {}
+    return RunSummary(
+        flow=FLOW,
+        campaign=result.plan.campaign,
+        week=result.prepared.week,
+        planned_gpu_hours=variance.get("planned_gpu_hours"),
+        mfu=result.mfu,
+        gates=result.gates,
+        report=report_html,
+        extra={"totals": result.review.totals},
+    )
+
+
+def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict[str, Any]]:
+    """The whole weekly review in this process: land, check, review, decide, report."""
+    from trainbudget.reconcile.review import write_jobs
+    from trainbudget.report.weekly import accounting_by_week
+    from trainbudget.report.write import write_report
+    from trainbudget.runs import write_summary
+
+    prepared = prepare_week(_with_week(inputs))
+    if prepared.plan is None:
+        raise InputError("plan: the weekly review needs a plan")
+    folder = report_folder(prepared)
+    with ledger.transaction():
+        land_records(ledger, prepared)
+        quality = check_quality(ledger, prepared, folder / "data-docs")
+        plan, mfu, review = review_week(ledger, prepared)
+        by_week = accounting_by_week(ledger)
+        gates = decide_week(ledger, prepared, plan, review)
+    folder.mkdir(parents=True, exist_ok=True)
+    review = write_jobs(ledger, review, folder / "jobs.json")
+    result = WeeklyResult(prepared, plan, mfu, quality, review, gates, by_week)
+    files = write_report(build_report(result), folder)
+    return result, write_summary(summarize(result, files.html.resolve()))
+
+
+def _with_week(inputs: WeeklyInputs) -> WeeklyInputs:
+    from dataclasses import replace
+
+    return inputs if inputs.week else replace(inputs, week=previous_week())
+
+
+def _campaign(prepared: PreparedWeek) -> str:
+    return prepared.plan.campaign if prepared.plan is not None else "all"
+
+
+def _newest_plan(ledger: Ledger) -> Plan | None:
+    """The newest landed plan; pydantic loads only if one is there."""
+    rows = ledger.query("reconcile/newest_plan")
+    if not rows:
+        return None
+    from trainbudget.plan import Plan
+
+    return Plan.model_validate_json(rows[0][0])
