@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -105,8 +104,3 @@ def test_failed_quality_check_fails_the_run_and_rolls_back(prefect_harness, week
     assert (landed, decided) == (0, 0)
     assert not (tmp_path / "reports" / "weekly-review-demo-1b-2026-W49" / "report.html").exists()
 
-
-def test_previous_week_is_the_iso_week_before(weekly) -> None:
-    # Monday 2026-11-23 06:00 (week 48) reviews week 47; 2026-01-05 (W02) reviews 2026-W01.
-    assert weekly.previous_week(datetime(2026, 11, 23, 6, tzinfo=UTC)) == "2026-W47"
-    assert weekly.previous_week(datetime(2026, 1, 5, 6, tzinfo=UTC)) == "2026-W01"

@@ -124,7 +124,7 @@ def admit(
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
     from rich.markup import escape
 
-    from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_run
+    from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
     from trainbudget.gates.audit import record_decision
     from trainbudget.ledger import Ledger
     from trainbudget.output import emit
@@ -138,39 +138,31 @@ def admit(
             raise InputError(f"{flag}: must be one of {', '.join(allowed)}, got {value!r}")
 
     loaded_plan = None
-    limits = QueueLimits()
-    plan_budget = None
     if plan is not None:
         from trainbudget.plan import load_plan
 
         loaded_plan = load_plan(plan)
-        if loaded_plan.gates is not None:
-            limits = loaded_plan.gates.admission.to_queue_limits()
-            plan_budget = loaded_plan.gates.admission.budget_gpu_hours
-    overrides = {
-        "max_gpus": max_gpus,
-        "max_memory_per_gpu_gb": parse_amount("--max-memory-per-gpu-gb", max_memory_per_gpu_gb),
-        "max_runtime_hours": parse_amount("--max-runtime-hours", max_runtime_hours),
-        "capacity_gpu_hours": parse_amount("--capacity-gpu-hours", capacity_gpu_hours),
-        "committed_gpu_hours": parse_amount("--committed-gpu-hours", committed_gpu_hours),
-        "retraining_reserve_gpu_hours": parse_amount(
-            "--retraining-reserve-gpu-hours", retraining_reserve_gpu_hours
-        ),
-        "require_data_snapshot": require_data_snapshot or None,
-    }
-    limits = QueueLimits(
-        **{
-            **vars(limits),
-            **{key: value for key, value in overrides.items() if value is not None},
-        }
+    limits, budget = plan_limits(
+        loaded_plan,
+        {
+            "max_gpus": max_gpus,
+            "max_memory_per_gpu_gb": parse_amount("--max-memory-per-gpu-gb", max_memory_per_gpu_gb),
+            "max_runtime_hours": parse_amount("--max-runtime-hours", max_runtime_hours),
+            "capacity_gpu_hours": parse_amount("--capacity-gpu-hours", capacity_gpu_hours),
+            "committed_gpu_hours": parse_amount("--committed-gpu-hours", committed_gpu_hours),
+            "retraining_reserve_gpu_hours": parse_amount(
+                "--retraining-reserve-gpu-hours", retraining_reserve_gpu_hours
+            ),
+            "require_data_snapshot": require_data_snapshot or None,
+        },
     )
-    budget = parse_amount("--budget-gpu-hours", budget_gpu_hours)
+    given = parse_amount("--budget-gpu-hours", budget_gpu_hours)
+    if given is not None:
+        budget = given
+    elif loaded_plan is not None:
+        budget = plan_budget(loaded_plan)
     if budget is None:
-        budget = plan_budget
-    if budget is None:
-        raise InputError(
-            "--budget-gpu-hours: required (or set gates.admission.budget_gpu_hours in --plan)"
-        )
+        raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
     request = AdmissionRequest(
         estimated_gpu_hours=parse_amount("--estimated-gpu-hours", estimated_gpu_hours),
         budget_gpu_hours=budget,

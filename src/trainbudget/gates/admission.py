@@ -100,6 +100,12 @@ def plan_limits(
     return replace(limits, **given), budget
 
 
+def plan_budget(plan: Plan) -> Decimal:
+    """The GPU-hours a plan approves: `gates.admission.budget_gpu_hours`, else its ceiling."""
+    _, budget = plan_limits(plan)
+    return plan.ceiling.gpu_hours if budget is None else budget
+
+
 def admit_planned_run(
     plan: Plan,
     planned_gpu_hours: Decimal,
@@ -109,13 +115,13 @@ def admit_planned_run(
 ) -> GateOutcome:
     """Seed 001's admission of a plan's campaign under every limit the plan declares.
 
-    The budget is the plan's `gates.admission.budget_gpu_hours`, else its ceiling; the run asks
-    for the main run's GPUs and, when the pilot measured it, its peak memory per GPU.
+    The budget is `plan_budget`; the run asks for the main run's GPUs and, when the pilot
+    measured it, its peak memory per GPU.
     """
-    limits, budget = plan_limits(plan)
+    limits, _ = plan_limits(plan)
     request = AdmissionRequest(
         estimated_gpu_hours=planned_gpu_hours,
-        budget_gpu_hours=plan.ceiling.gpu_hours if budget is None else budget,
+        budget_gpu_hours=plan_budget(plan),
         expected_interruptions=expected_interruptions,
         checkpoint_supported=checkpoint_supported,
         gpus=plan.main.gpus,

@@ -1,0 +1,68 @@
+"""The one MFU rule: measured beats assumed, and the choice is stored for the weekly review."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from trainbudget.estimate.mfu_rule import (
+    MfuChoice,
+    choose_mfu,
+    estimate_campaign,
+    record_choice,
+    stored_choice,
+)
+from trainbudget.plan import parse_plan
+
+BASE = """
+campaign: c
+unit_of_progress: tokens
+prices: {gpu_hour_usd: 2}
+ceiling: {gpu_hours: 100000}
+main: {MAIN}
+"""
+DERIVED = "{gpus: 8, gpu: A100-80GB, params: 1e9, tokens: 2e10}"
+
+
+def _plan(main: str):
+    return parse_plan(BASE.replace("{MAIN}", main))
+
+
+@pytest.mark.parametrize(
+    ("main", "pilot", "calibrated", "expected"),
+    [
+        (DERIVED, None, None, MfuChoice(Decimal("0.4"), "class-default")),
+        (DERIVED[:-1] + ", mfu: 0.31}", None, None, MfuChoice(Decimal("0.31"), "plan")),
+        (DERIVED[:-1] + ", mfu: 0.31}", Decimal("0.35"), None, MfuChoice(Decimal("0.35"), "pilot")),
+        (DERIVED, Decimal("0.35"), Decimal("0.28"), MfuChoice(Decimal("0.28"), "calibrated")),
+        # The plan fixes the hours and names no model: no MFU can re-derive them.
+        ("{gpus: 8, hours: 10}", Decimal("0.35"), None, MfuChoice(None, "plan-hours")),
+        # Hours and a derivation both given: the plan's hours stand unless something measured.
+        (DERIVED[:-1] + ", hours: 10}", None, None, MfuChoice(None, "plan-hours")),
+        (DERIVED[:-1] + ", hours: 10}", Decimal("0.5"), None, MfuChoice(Decimal("0.5"), "pilot")),
+    ],
+)
+def test_measured_beats_assumed(main, pilot, calibrated, expected) -> None:
+    assert choose_mfu(_plan(main), pilot=pilot, calibrated=calibrated) == expected
+
+
+def test_the_chosen_mfu_prices_the_main_run() -> None:
+    plan = _plan(DERIVED)
+    choice = choose_mfu(plan, pilot=Decimal("0.25"))
+    estimate = estimate_campaign(plan, choice)
+    # 6·N·T FLOPs over 8 × 312 TFLOP/s (A100 bf16 dense) at MFU 0.25, as GPU-hours.
+    expected = Decimal(6) * Decimal("1e9") * Decimal("2e10") / (Decimal("312e12") * Decimal("0.25"))
+    main = sum(line.gpu_hours for line in estimate.lines if line.work_class == "main")
+    assert main == pytest.approx(expected / 3600, rel=Decimal("1e-20"))
+    assert estimate.main.mfu_source == "pilot"
+
+
+def test_a_stored_choice_is_read_back_for_the_campaign(ledger) -> None:
+    plan = _plan(DERIVED)
+    assert stored_choice(ledger, plan) == MfuChoice(Decimal("0.4"), "class-default")
+    record_choice(ledger, "c", "prelaunch", MfuChoice(Decimal("0.398088"), "pilot"))
+    record_choice(ledger, "other", "prelaunch", MfuChoice(Decimal("0.2"), "pilot"))
+    assert stored_choice(ledger, plan) == MfuChoice(Decimal("0.398088"), "pilot")
+    record_choice(ledger, "c", "prelaunch", MfuChoice(None, "plan-hours"))
+    assert stored_choice(ledger, plan) == MfuChoice(None, "plan-hours")

@@ -1,0 +1,100 @@
+"""The pre-launch procedure as plain calls (no Prefect): one MFU rule, every plan limit, and the
+same figures as the commands that answer each part on their own."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import orjson
+import pytest
+
+from trainbudget.demo_data import DEMO_BASELINE_LOSS, demo_inputs
+from trainbudget.ledger import Ledger
+from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
+
+A100_BF16_FLOPS = Decimal("312e12")  # NVIDIA A100 datasheet, dense BF16
+
+
+def _inputs(tmp_path: Path, plan: Path | None = None, **kw) -> PrelaunchInputs:
+    demo = demo_inputs()
+    given = {"gain": Decimal("0.2"), "gain_uncertainty": Decimal("0.05")}
+    return PrelaunchInputs(
+        plan=plan or demo.plan,
+        pilot_logs=demo.pilot_logs,
+        traces=demo.traces,
+        report_root=tmp_path / "reports",
+        **(kw or given),
+    )
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory):
+    tmp_path = tmp_path_factory.mktemp("prelaunch")
+    inputs = _inputs(
+        tmp_path, ablations=demo_inputs().ablations, baseline_loss=Decimal(str(DEMO_BASELINE_LOSS))
+    )
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, summary = run_prelaunch(inputs, book)
+    return tmp_path, result, summary
+
+
+def test_summary_json_is_what_the_run_returns(demo_run) -> None:
+    tmp_path, _, summary = demo_run
+    written = orjson.loads(
+        (tmp_path / "reports" / "prelaunch-demo-1b" / "summary.json").read_bytes()
+    )
+    assert written == orjson.loads(orjson.dumps(summary, default=float))
+    assert written["flow"] == "prelaunch-estimate" and written["campaign"] == "demo-1b"
+    assert [g["gate"] for g in written["gates"]] == ["admission", "decision"]
+    assert Path(written["report"]).is_file()
+
+
+def test_the_pilot_mfu_is_the_one_the_pilot_command_measures(demo_run, cli) -> None:
+    _, result, summary = demo_run
+    demo = demo_inputs()
+    pilot = cli("pilot", *map(str, demo.pilot_logs), "--params", "1.3e9", "--gpu", "A100-80GB",
+                "--no-ledger", "--json").json()  # fmt: skip
+    assert summary["mfu_source"] == "pilot"
+    assert float(summary["mfu"]) == pilot["mfu"]
+    # Planned = fixed lines (pilots 4·4·3 + evaluation 11·2·2.5 + diagnostics 2·1·1 + retries
+    # 8·12) + the main run's 6·N·T FLOPs at the pilot MFU on A100 BF16, as GPU-hours.
+    mfu = result.mfu.mfu
+    main = Decimal(6) * Decimal("1.3e9") * Decimal("2.6e10") / (A100_BF16_FLOPS * mfu) / 3600
+    expected = Decimal(48 + 55 + 2 + 96) + main
+    assert summary["planned_gpu_hours"] == pytest.approx(expected, rel=Decimal("1e-15"))
+
+
+def test_the_run_stores_its_mfu_choice_and_decisions(demo_run) -> None:
+    tmp_path, result, _ = demo_run
+    with duckdb.connect(str(tmp_path / "ledger.duckdb"), read_only=True) as con:
+        choice = con.execute("SELECT mfu, mfu_source FROM mfu_choices").fetchall()
+        gates = con.execute("SELECT gate, outcome FROM decisions ORDER BY decision_id").fetchall()
+    assert choice == [(str(result.mfu.mfu), "pilot")]
+    assert gates == [(g.gate, g.outcome) for g in result.gates]
+
+
+def test_admission_honours_every_limit_the_plan_declares(tmp_path: Path, cli) -> None:
+    demo = demo_inputs()
+    plan = tmp_path / "limited.plan.yaml"
+    plan.write_text(
+        demo.plan.read_text(encoding="utf-8")
+        + "gates: {admission: {max_gpus: 4, max_runtime_hours: 50}}\n",
+        encoding="utf-8",
+    )
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, _ = run_prelaunch(_inputs(tmp_path, plan), book)
+    admission = result.gates[0]
+    assert admission.outcome == "defer"
+    reasons = [r["reason"] for r in admission.details["reasons"]]
+    assert reasons == ["accelerator-limit", "runtime-limit"]
+    # `admit --plan` with the same request reaches the same reasons in the same order.
+    planned = result.estimate.planned_gpu_hours
+    admitted = cli(
+        "admit", "--plan", str(plan), "--estimated-gpu-hours", str(planned),
+        "--expected-interruptions", "1", "--gpus", "8",
+        "--ledger", str(tmp_path / "other.duckdb"), "--json",
+    ).json()  # fmt: skip
+    assert [r["reason"] for r in admitted["reasons"]] == reasons
+    assert admitted["state"] == "defer"
