@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-# Third-party fixtures (traces, sacct, scaling points), kept in the repository with their
-# licences and provenance (tests/fixtures/*/SOURCES.md).
+# Third-party fixtures (traces, sacct, scaling points), kept in the repository; provenance and
+# licences in tests/fixtures/*/SOURCES.md.
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")

@@ -1,5 +1,5 @@
 """What the wheel and the sdist ship: sql/ from its one folder, the demo data without its
-generator, the test fixtures with their licences, and never the unlicensed Chinchilla points."""
+generator, the test fixtures with their provenance, and never the unlicensed Chinchilla points."""
 
 from __future__ import annotations
 
