@@ -51,8 +51,8 @@ test: system-deps $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src flows tests bench
-	$(BIN)/ruff format --check src flows tests bench
+	$(BIN)/ruff check src flows tests bench tools
+	$(BIN)/ruff format --check src flows tests bench tools
 
 clean:
 	rm -rf $(VENV) trainbudget-demo .pytest_cache

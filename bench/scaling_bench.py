@@ -5,7 +5,8 @@ refits against the issue's 20 s target, (b) the baseline measured in the same ru
 L-BFGS-B started one at a time on a sample of the grid, extrapolated to 4,500 starts,
 (c) the spread of each parameter's interval across bootstrap seeds, and (d) that refits
 started from the full-data optimum land where a full-grid refit of the same resample does.
-The data is the shared fixture (real points), read as `trainbudget fit` reads it.
+The data is the test fixture in tests/fixtures/scaling/ (real points), read as `trainbudget fit`
+reads it.
 Run: .venv/bin/python bench/scaling_bench.py   → bench/results/scaling.json
 """
 
@@ -31,15 +32,8 @@ from trainbudget.scaling.fit import (
 )
 from trainbudget.scaling.load import AblationColumns, read_ablations
 
-FIXTURE = (
-    Path(
-        os.environ.get(
-            "TRAINBUDGET_FIXTURES", Path(__file__).resolve().parents[2] / "shared" / "fixtures"
-        )
-    )
-    / "scaling"
-    / "chinchilla_fig4_svg_extracted.csv"
-)
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "tests" / "fixtures" / "scaling" / "chinchilla_fig4_svg_extracted.csv"
 RESAMPLES = 1000
 SEEDS = (0, 1, 2, 3, 4)
 SCIPY_SAMPLE = 60  # grid starts run one at a time through scipy for the baseline

@@ -33,7 +33,7 @@ from _common import write_result
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "data" / "trace"
-FIXTURES = Path(os.environ.get("TRAINBUDGET_FIXTURES", REPO.parent / "shared" / "fixtures"))
+FIXTURES = REPO / "tests" / "fixtures"
 BASE = FIXTURES / "traces" / "hta_df_index_resolver_v100_ddp" / "df_index_resolver.json.gz"
 HTA_VENV = REPO / "bench" / "data" / "hta-venv"
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-# The shared fixtures live beside the clone (../shared/fixtures); override with an env var.
-FIXTURES = Path(os.environ.get("TRAINBUDGET_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures"))
+# Third-party fixtures (traces, sacct, scaling points), kept in the repository; provenance and
+# licences in tests/fixtures/*/SOURCES.md.
+FIXTURES = REPO_ROOT / "tests" / "fixtures"
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -23,7 +24,7 @@ os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="trainbudget-prefe
 @pytest.fixture
 def fixtures_dir() -> Path:
     if not FIXTURES.is_dir():
-        pytest.fail(f"shared fixtures not found at {FIXTURES} (set TRAINBUDGET_FIXTURES)")
+        pytest.fail(f"test fixtures not found at {FIXTURES}")
     return FIXTURES
 
 

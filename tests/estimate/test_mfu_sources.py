@@ -1,7 +1,7 @@
 """`estimate --mfu-from calibrated|pilot|trace`: the MFU read back from a real ledger.
 
 Every ledger here is filled through the real commands (`estimate --run-id`, `reconcile`,
-`pilot`, `trace`) from the repository's examples and the shared fixtures; the expected MFUs
+`pilot`, `trace`) from the repository's examples and test fixtures; the expected MFUs
 are worked out in the tests from those inputs.
 """
 

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import csv
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from ..conftest import FIXTURES
+
 # Hoffmann et al. 2022, eq. 10: the law used to generate synthetic ablations.
 TRUE_LAW = {"E": 1.69, "A": 406.4, "B": 410.7, "alpha": 0.34, "beta": 0.28}
-FIXTURES = Path(
-    os.environ.get(
-        "TRAINBUDGET_FIXTURES", Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
-    )
-)
 CHINCHILLA_CSV = FIXTURES / "scaling" / "chinchilla_fig4_svg_extracted.csv"
 
 
@@ -70,7 +66,8 @@ def write_csv():
 @pytest.fixture(scope="session")
 def chinchilla_path() -> Path:
     if not CHINCHILLA_CSV.is_file():
-        pytest.fail(f"Chinchilla fixture not found at {CHINCHILLA_CSV} (set TRAINBUDGET_FIXTURES)")
+        # The CSV has no licence, so the sdist leaves it out (tests/fixtures/scaling/SOURCES.md).
+        pytest.fail(f"Chinchilla fixture not found at {CHINCHILLA_CSV} (only a git clone has it)")
     return CHINCHILLA_CSV
 
 

@@ -1,5 +1,6 @@
 """The bundled demo campaign `demo-1b`: plan, pilot logs, traces, ablations, three weeks of
-sacct, registry, progress and manifest. Written by `python -m trainbudget.demo_data.generate`.
+sacct, registry, progress and manifest. Generated files only: the generator is a development
+tool outside the package (`python -m tools.demo_data.generate` in the repository).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
-"""Write the bundled demo campaign `demo-1b` (run `python -m trainbudget.demo_data.generate`).
+"""Write the bundled demo campaign `demo-1b` into src/trainbudget/demo_data/.
 
-The story is in `story.py`; the records and measurements derive from it, all from one seeded
-random generator, so the output is the same on every run.
+Run from the repository root: `python -m tools.demo_data.generate [--out DIR]`. The story is
+in `story.py`; the records and measurements derive from it, all from one seeded random
+generator, so the output is the same on every run. A development tool: the package ships the
+files it writes, not this code.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import gzip
 import json
@@ -13,18 +16,19 @@ from pathlib import Path
 
 import numpy as np
 
-from trainbudget.demo_data import DEMO_DIR
-from trainbudget.demo_data.measurements import ablation_rows, pilot_rows, trace_document
-from trainbudget.demo_data.records import (
+from tools.demo_data.measurements import ablation_rows, pilot_rows, trace_document
+from tools.demo_data.records import (
     SACCT_FIELDS,
     iso_week,
     manifest_rows,
     registry_rows,
     sacct_lines,
 )
-from trainbudget.demo_data.story import PLAN_YAML, campaign_jobs
+from tools.demo_data.story import PLAN_YAML, campaign_jobs
 
 SEED = 20261129
+# The package's copy in this repository (not an installed package's folder).
+DEMO_DIR = Path(__file__).resolve().parents[2] / "src" / "trainbudget" / "demo_data"
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:
@@ -74,6 +78,12 @@ def write_demo_data(root: Path = DEMO_DIR) -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
-    for written_path in write_demo_data():
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.demo_data.generate")
+    parser.add_argument("--out", type=Path, default=DEMO_DIR, help=f"folder (default {DEMO_DIR})")
+    for written_path in write_demo_data(parser.parse_args(argv).out):
         print(written_path)
+
+
+if __name__ == "__main__":
+    main()

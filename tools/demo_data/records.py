@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from trainbudget.demo_data import DEMO_CLUSTER
-from trainbudget.demo_data.story import (
+from tools.demo_data.story import (
     ACCOUNT,
     CHECKPOINT_BYTES,
     CHECKPOINT_EVERY_STEPS,
@@ -16,6 +15,7 @@ from trainbudget.demo_data.story import (
     Job,
     t,
 )
+from trainbudget.demo_data import DEMO_CLUSTER
 
 SACCT_FIELDS = (
     "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|"

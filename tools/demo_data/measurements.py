@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from trainbudget.demo_data.story import CHECKPOINT_BYTES
+from tools.demo_data.story import CHECKPOINT_BYTES
 
 
 def pilot_rows(

@@ -1,0 +1,1 @@
+"""Development tools: run from the repository root, not shipped in the package."""
