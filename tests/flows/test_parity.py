@@ -1,0 +1,97 @@
+"""One procedure, two doors: the Prefect flows and the CLI land the same ledger rows and report
+the same figures (planned GPU-hours, MFU and its source, gate outcomes) on the same inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import orjson
+import pytest
+
+from trainbudget.demo_data import DEMO_BASELINE_LOSS, DEMO_CLUSTER, demo_inputs
+
+pytestmark = pytest.mark.slow
+# What differs between two runs by nature: when a row was written. Everything else must match.
+_CLOCK_TYPES = ("TIMESTAMP WITH TIME ZONE", "TIMESTAMP", "DATE")
+
+
+def ledger_rows(path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows without their clock columns, sorted, by table name."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        tables = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        found = {}
+        for table in sorted(set(tables) - {"schema_version"}):
+            columns = [
+                name
+                for name, kind in con.execute(
+                    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ?",
+                    [table],
+                ).fetchall()
+                if kind not in _CLOCK_TYPES and not name.endswith("_json")
+            ]
+            select = ", ".join(f'"{c}"' for c in columns)
+            rows = con.execute(f'SELECT {select} FROM "{table}"').fetchall()
+            found[table] = sorted(rows, key=repr)
+    return found
+
+
+def _figures(summary: dict) -> dict:
+    return {k: summary[k] for k in ("planned_gpu_hours", "mfu", "mfu_source", "gates")}
+
+
+def test_prelaunch_flow_and_command_agree(prefect_harness, prelaunch, cli, tmp_path: Path) -> None:
+    demo = demo_inputs()
+    flow_summary = prelaunch.prelaunch_estimate(
+        plan=demo.plan,
+        pilot_logs=demo.pilot_logs,
+        traces=demo.traces,
+        ablations=demo.ablations,
+        baseline_loss=DEMO_BASELINE_LOSS,
+        bootstrap=50,
+        ledger=tmp_path / "flow.duckdb",
+        report_root=tmp_path / "flow",
+    )
+    run = cli(
+        "prelaunch", str(demo.plan), *(a for p in demo.pilot_logs for a in ("--pilot-log", str(p))),
+        *(a for p in demo.traces for a in ("--trace", str(p))), "--ablations", str(demo.ablations),
+        "--baseline-loss", str(DEMO_BASELINE_LOSS), "--bootstrap", "50",
+        "--ledger", str(tmp_path / "cli.duckdb"), "--report-root", str(tmp_path / "cli"), "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    flow_json = orjson.loads(orjson.dumps(flow_summary, default=float))
+    assert _figures(run.json()) == _figures(flow_json)
+    assert flow_json["mfu_source"] == "pilot"
+    assert ledger_rows(tmp_path / "cli.duckdb") == ledger_rows(tmp_path / "flow.duckdb")
+    for door in ("flow", "cli"):
+        written = orjson.loads(
+            (tmp_path / door / "prelaunch-demo-1b" / "summary.json").read_bytes()
+        )
+        assert _figures(written) == _figures(flow_json)
+
+
+def test_weekly_flow_and_reconcile_land_the_same_rows(
+    prefect_harness, weekly, cli, tmp_path: Path
+) -> None:
+    demo = demo_inputs()
+    files = {"registry": demo.registry, "progress": demo.progress, "manifest": demo.manifest}
+    summary = weekly.weekly_review(
+        plan=demo.plan, sacct=demo.sacct, week="2026-W47", cluster=DEMO_CLUSTER,
+        ledger=tmp_path / "flow.duckdb", report_root=tmp_path / "flow", **files,
+    )  # fmt: skip
+    run = cli(
+        "reconcile", *(a for p in demo.sacct for a in ("--sacct", str(p))),
+        *(a for k, p in files.items() for a in (f"--{k}", str(p))), "--plan", str(demo.plan),
+        "--week", "2026-W47", "--cluster", DEMO_CLUSTER, "--ledger", str(tmp_path / "cli.duckdb"),
+        "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    payload = run.json()
+    flow_json = orjson.loads(orjson.dumps(summary, default=float))
+    assert payload["totals"] == flow_json["totals"]
+    assert payload["variance"]["planned_gpu_hours"] == flow_json["planned_gpu_hours"]
+    flow_rows = ledger_rows(tmp_path / "flow.duckdb")
+    cli_rows = ledger_rows(tmp_path / "cli.duckdb")
+    # The flow also records its gate decisions; the reconcile command decides nothing.
+    assert flow_rows.pop("decisions") and not cli_rows.pop("decisions")
+    assert cli_rows == flow_rows
