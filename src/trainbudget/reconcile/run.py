@@ -65,7 +65,7 @@ def run_reconcile(
     is None: a table for a person needs only the largest jobs.
     """
     zone(inputs.cluster_tz)
-    ledger.execute("reconcile/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
+    ledger.execute("ledger/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
     bounds = week_bounds(inputs.week, inputs.cluster_tz) if inputs.week else None
     warnings: list[str] = []
     landed: list[Landed] = []
@@ -93,7 +93,7 @@ def run_reconcile(
         ):
             if path is not None:
                 landed.append(lander(ledger, path))
-        if not ledger.query("reconcile/sacct_present"):
+        if not ledger.query("reconcile/review/sacct_present"):
             raise InputError("no scheduler records in the ledger: give --sacct FILE (or --live)")
         plan = _plan(ledger, inputs.plan)
         if plan is None:
@@ -118,7 +118,7 @@ def _plan(ledger: Ledger, path: Path | None) -> Plan | None:
         from trainbudget.plan import land_plan
 
         return land_plan(ledger, path)
-    rows = ledger.query("reconcile/newest_plan")
+    rows = ledger.query("reconcile/review/newest_plan")
     if not rows:
         return None
     from trainbudget.plan import Plan
