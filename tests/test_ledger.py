@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
 import textwrap
@@ -178,3 +180,56 @@ def test_named_sql_takes_parameters_not_formatting(ledger: Ledger) -> None:
     hostile = "x'); DROP TABLE sources; --"
     assert ledger.query("ledger/find_source", kind=hostile, source_sha256=hostile) == []
     assert "sources" in dict(ledger.table_counts())
+
+
+SQL_ROOT = REPO_ROOT / "sql"
+CODE_FOLDERS = ("src", "flows", "tests", "bench")
+
+
+def _sql_names_in_code() -> dict[str, list[str]]:
+    """Every string literal in the code that looks like a query name ("<stage>/…"), with
+    where it occurs; a stage is a folder of sql/ (the migrations in sql/schema/ excepted)."""
+    stages = {p.name for p in SQL_ROOT.iterdir() if p.is_dir() and p.name != "schema"}
+    name = re.compile(r"^([a-z]+)/[a-z0-9_]+(/[a-z0-9_]+)*$")
+    found: dict[str, list[str]] = {}
+    for folder in CODE_FOLDERS:
+        for path in sorted((REPO_ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    match = name.match(node.value)
+                    if match and match.group(1) in stages:
+                        where = f"{path.relative_to(REPO_ROOT)}:{node.lineno}"
+                        found.setdefault(node.value, []).append(where)
+    return found
+
+
+def test_every_query_name_in_the_code_is_a_file_in_sql() -> None:
+    names = _sql_names_in_code()
+    assert "reconcile/review/job_accounting" in names  # the scan sees the review's names
+    dangling = {
+        name: where for name, where in names.items() if not (SQL_ROOT / f"{name}.sql").is_file()
+    }
+    assert dangling == {}
+
+
+def test_every_sql_file_is_run_by_name_and_says_what_goes_in_and_out() -> None:
+    names = _sql_names_in_code()
+    unused, headless = [], []
+    for path in sorted(SQL_ROOT.rglob("*.sql")):
+        name = path.relative_to(SQL_ROOT).with_suffix("").as_posix()
+        if name.startswith("schema/"):
+            continue
+        if name not in names:
+            unused.append(name)
+        header = "".join(
+            line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("--")
+        )
+        if "-- in:" not in header or "out:" not in header:
+            headless.append(name)
+    assert unused == []
+    assert headless == []
+
+
+def test_a_dangling_name_is_a_clear_error(ledger: Ledger) -> None:
+    with pytest.raises(KeyError, match="reconcile/missing-query"):
+        ledger.query("reconcile/missing-query")

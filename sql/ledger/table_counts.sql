@@ -1,3 +1,4 @@
+-- in: the catalog (duckdb_tables)   params: none
 -- out: table_name, estimated row count of every table in the ledger's main schema
 SELECT table_name, estimated_size AS row_count
 FROM duckdb_tables()

@@ -98,7 +98,7 @@ def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
     from trainbudget.reconcile.land import land_manifest, land_progress, land_registry, land_sacct
 
     inputs = prepared.inputs
-    ledger.execute("reconcile/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
+    ledger.execute("ledger/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
     landed: list[Landed] = []
     with ledger.transaction():
         if prepared.plan is not None:
@@ -130,7 +130,7 @@ def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
         ):
             if path is not None:
                 landed.append(lander(ledger, path))
-        if not ledger.query("reconcile/sacct_present"):
+        if not ledger.query("reconcile/review/sacct_present"):
             raise InputError(
                 "sacct: no scheduler records in the ledger: give sacct exports (or live)"
             )
@@ -298,7 +298,7 @@ def _campaign(prepared: PreparedWeek) -> str:
 
 def _newest_plan(ledger: Ledger) -> Plan | None:
     """The newest landed plan; pydantic loads only if one is there."""
-    rows = ledger.query("reconcile/newest_plan")
+    rows = ledger.query("reconcile/review/newest_plan")
     if not rows:
         return None
     from trainbudget.plan import Plan

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def audit_estimates(ledger: Ledger) -> list[dict[str, Any]]:
     """One audit row per estimated run that has jobs; empty when no estimates were landed."""
-    if not ledger.query("reconcile/table_exists", table="run_estimates"):
+    if not ledger.query("ledger/table_exists", table="run_estimates"):
         return []
     return [
         {
@@ -38,7 +38,7 @@ def audit_estimates(ledger: Ledger) -> list[dict[str, Any]]:
             "evaluation_gpu_hours": gpu_hours(r["evaluation_gpu_seconds"]),
             "estimated_mfu": r["mfu"],
         }
-        for r in ledger.records("reconcile/audit_runs")
+        for r in ledger.records("reconcile/calibrate/audit_runs")
     ]
 
 
@@ -57,7 +57,7 @@ def update_calibration(ledger: Ledger, audit: list[dict[str, Any]]) -> list[dict
     ]
     if not any(r["completed"] for r in rows):
         return []
-    ledger.execute("reconcile/audit_ratios")
+    ledger.execute("reconcile/calibrate/audit_ratios")
     ledger.insert_rows("audit_ratios", rows)
-    ledger.execute("reconcile/calibration_upsert", now=datetime.now(UTC))
-    return ledger.records("reconcile/calibration_rows")
+    ledger.execute("reconcile/calibrate/calibration_upsert", now=datetime.now(UTC))
+    return ledger.records("reconcile/calibrate/calibration_rows")

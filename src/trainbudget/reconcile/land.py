@@ -64,25 +64,29 @@ def land_sacct(
         # with its source id and line; the view sacct_records joins the rest of the provenance
         # back from sources. Only when some line did not land is the parsing view read again
         # for the reasons (quarantine).
-        landed = ledger.execute("reconcile/sacct_insert", source_id=source.source_id).fetchone()[0]
-        staged = ledger.query("reconcile/sacct_data_lines")[0][0] - len(rejected)
-        ledger.execute("reconcile/sacct_rejected", scan=landed < staged)
+        landed = ledger.execute(
+            "reconcile/land/sacct_insert", source_id=source.source_id
+        ).fetchone()[0]
+        staged = ledger.query("reconcile/land/sacct_data_lines")[0][0] - len(rejected)
+        ledger.execute("reconcile/land/sacct_rejected", scan=landed < staged)
         # A key repeated inside this file keeps its last line; the others are quarantined.
-        if ledger.query("reconcile/sacct_has_duplicates", source_id=source.source_id)[0][0]:
-            ledger.execute("reconcile/sacct_mark_duplicates", source_id=source.source_id)
+        if ledger.query("reconcile/land/sacct_has_duplicates", source_id=source.source_id)[0][0]:
+            ledger.execute("reconcile/land/sacct_mark_duplicates", source_id=source.source_id)
             dropped = ledger.execute(
-                "reconcile/sacct_drop_duplicates", source_id=source.source_id
+                "reconcile/land/sacct_drop_duplicates", source_id=source.source_id
             ).fetchone()[0]
             landed -= dropped
-        ledger.execute("reconcile/sacct_delete_replaced", source_id=source.source_id)
+        ledger.execute("reconcile/land/sacct_delete_replaced", source_id=source.source_id)
         ledger.execute(
-            "reconcile/sacct_quarantine",
+            "reconcile/land/sacct_quarantine",
             source_id=source.source_id,
             source_path=source.source_path,
             now=datetime.now(UTC),
         )
         ledger.finish_source(source, landed)
-        (quarantined,) = ledger.query("reconcile/source_quarantined", source_id=source.source_id)[0]
+        (quarantined,) = ledger.query(
+            "reconcile/land/source_quarantined", source_id=source.source_id
+        )[0]
     return Landed(str(path), "sacct", landed, quarantined, False)
 
 

@@ -2,7 +2,7 @@
 
 DESIGN.md's format: one event a line, ISO-8601 times with their zone; a step or checkpoint
 needs its step number, a start may give resumed_from_step. DuckDB reads and checks the file
-(sql/reconcile/progress_stage.sql); bad lines are quarantined with their reason.
+(sql/reconcile/land/progress_stage.sql); bad lines are quarantined with their reason.
 """
 
 from __future__ import annotations
@@ -19,19 +19,21 @@ EVENTS = ("start", "step", "checkpoint", "end")
 
 def land_progress_file(ledger: Ledger, source: Source, path: Path) -> tuple[int, int]:
     """Land the events of one JSONL file under `source`; return (landed, quarantined)."""
-    ledger.execute("reconcile/progress_stage", path=str(path))
+    ledger.execute("reconcile/land/progress_stage", path=str(path))
     ledger.execute(
-        "reconcile/progress_quarantine",
+        "reconcile/land/progress_quarantine",
         source_id=source.source_id,
         source_path=source.source_path,
         now=datetime.now(UTC),
     )
     landed = ledger.execute(
-        "reconcile/progress_insert",
+        "reconcile/land/progress_insert",
         source_id=source.source_id,
         source_path=source.source_path,
         source_sha256=source.source_sha256,
         landed_at=source.landed_at,
     ).fetchone()[0]
-    (quarantined,) = ledger.query("reconcile/source_quarantined", source_id=source.source_id)[0]
+    (quarantined,) = ledger.query("reconcile/land/source_quarantined", source_id=source.source_id)[
+        0
+    ]
     return landed, quarantined

@@ -1,8 +1,8 @@
 """The weekly review over what is landed: accounting, totals, variance, diagnosis, audit.
 
-Everything heavy happens in DuckDB (sql/reconcile/*.sql); Python splits only the jobs that
-have application progress and assembles the findings. DuckDB writes the jobs list as a JSON
-file (COPY … FORMAT json) that the command streams into its output unparsed.
+Everything heavy happens in DuckDB (sql/reconcile/review/ and summarize/); Python splits only
+the jobs that have application progress and assembles the findings. DuckDB writes the jobs
+list as a JSON file (COPY … FORMAT json) that the command streams into its output unparsed.
 """
 
 from __future__ import annotations
@@ -52,30 +52,30 @@ def review(
 
     The week's jobs stay in the temp table job_accounting; write_jobs writes them as JSON.
     """
-    ledger.execute("reconcile/job_lines")
-    ledger.execute("reconcile/allocation_records")
-    ledger.execute("reconcile/allocations")
-    ledger.execute("reconcile/registry_links")
-    has_registry = bool(ledger.query("reconcile/registry_present"))
+    ledger.execute("reconcile/review/job_lines")
+    ledger.execute("reconcile/review/allocation_records")
+    ledger.execute("reconcile/review/allocations")
+    ledger.execute("reconcile/review/registry_links")
+    has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_tracked_jobs(
-        ledger.records("reconcile/progress_allocations"),
-        ledger.records("reconcile/progress_event_list"),
+        ledger.records("reconcile/review/progress_allocations"),
+        ledger.records("reconcile/review/progress_event_list"),
         clock_tolerance_s,
     )
-    ledger.execute("reconcile/job_splits")
+    ledger.execute("reconcile/review/job_splits")
     ledger.insert_rows("job_splits", job_split_rows(tracked))
     week_start, week_end = week or (None, None)
     ledger.execute(
-        "reconcile/job_accounting",
+        "reconcile/review/job_accounting",
         has_registry=has_registry,
         week_start=week_start,
         week_end=week_end,
     )
-    totals_row = ledger.records("reconcile/totals")[0]
+    totals_row = ledger.records("reconcile/summarize/totals")[0]
     totals = {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE} | {
         "jobs": totals_row["jobs"]
     }
-    by_class = {r["work_class"]: r for r in ledger.records("reconcile/actual_by_class")}
+    by_class = {r["work_class"]: r for r in ledger.records("reconcile/summarize/actual_by_class")}
     main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
     f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
     variance = None
@@ -83,7 +83,7 @@ def review(
         variance = plan_variance(plan, {c: r["allocated"] for c, r in by_class.items()}, f)
         if f is not None:
             ledger.execute(
-                "reconcile/measured_failure_upsert",
+                "reconcile/calibrate/measured_failure_upsert",
                 campaign=plan.campaign,
                 failure_fraction=float(f),
                 useful=float(gpu_hours(main["useful"])),
@@ -91,16 +91,20 @@ def review(
                 recovery=float(gpu_hours(main["recovery"])),
                 now=datetime.now(UTC),
             )
-    in_week = {r[0] for r in ledger.query("reconcile/week_tracked_alloc_ids")}
+    in_week = {r[0] for r in ledger.query("reconcile/summarize/week_tracked_alloc_ids")}
     retention = plan.checkpoints.retention_months if plan and plan.checkpoints else None
     findings = [
-        diagnosis.allocated_finding(totals_row, ledger.records("reconcile/step_line_overcount")[0]),
-        diagnosis.failures_finding(ledger.records("reconcile/failures")),
+        diagnosis.allocated_finding(
+            totals_row, ledger.records("reconcile/summarize/step_line_overcount")[0]
+        ),
+        diagnosis.failures_finding(ledger.records("reconcile/summarize/failures")),
         diagnosis.recovery_finding(tracked, in_week),
-        diagnosis.evaluation_finding(ledger.records("reconcile/evaluation_count")[0], plan),
+        diagnosis.evaluation_finding(
+            ledger.records("reconcile/summarize/evaluation_count")[0], plan
+        ),
         diagnosis.artifacts_finding(
             ledger.records(
-                "reconcile/artifacts",
+                "reconcile/summarize/artifacts",
                 retention_months=float(retention) if retention is not None else None,
                 as_of=week_end or datetime.now(UTC),
             ),
@@ -116,13 +120,13 @@ def review(
         breakdown=[
             {"dimension": r["dimension"], "value": r["value"], "jobs": r["jobs"]}
             | {f"{k}_gpu_hours": gpu_hours(r[k]) for k in FIVE}
-            for r in ledger.records("reconcile/breakdown")
+            for r in ledger.records("reconcile/summarize/breakdown")
         ],
         audit=audit,
         calibration=update_calibration(ledger, audit),
         failure_fraction=f,
         tracked=tracked,
-        top_jobs=ledger.records("reconcile/top_jobs", limit=15),
+        top_jobs=ledger.records("reconcile/summarize/top_jobs", limit=15),
     )
 
 
@@ -136,5 +140,5 @@ def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
     (docs/reconcile.md, Performance).
     """
     ledger.execute("ledger/checkpoint")
-    ledger.execute("reconcile/jobs_copy", path=str(path))
+    ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
     return replace(result, jobs_path=path)

@@ -1,7 +1,8 @@
 """Read sacct text exports (any delimiter) through the typed staging view `sacct_parsed`.
 
-DuckDB reads and splits the text file and does all field parsing (sql/reconcile/sacct_*.sql);
-Python only looks at the header and at the rare line whose free text holds the delimiter.
+DuckDB reads and splits the text file and does all field parsing
+(sql/reconcile/land/sacct_*.sql); Python only looks at the header and at the rare line whose
+free text holds the delimiter.
 """
 
 from __future__ import annotations
@@ -110,23 +111,23 @@ def _load_lines(ledger: Ledger, path: Path, scanned: FileBytes) -> None:
     for every byte of the file, their rowids run without a gap), else the whole-file split."""
     first_rowid = None
     if not scanned.awkward:
-        ledger.execute("reconcile/sacct_read_csv", path=str(path), nul="\x1e")
+        ledger.execute("reconcile/land/sacct_read_csv", path=str(path), nul="\x1e")
         # read_csv gives no rows for blank lines at the very end, and a file without a final
         # newline is one byte short.
         expected = scanned.size - max(scanned.newlines_at_end - 1, -1)
-        bytes_read, first, consecutive = ledger.query("reconcile/sacct_raw_check")[0]
+        bytes_read, first, consecutive = ledger.query("reconcile/land/sacct_raw_check")[0]
         if bytes_read == expected and consecutive:
             first_rowid = first
     if first_rowid is None:
-        ledger.execute("reconcile/sacct_read_text", path=str(path))
+        ledger.execute("reconcile/land/sacct_read_text", path=str(path))
     number_lines(ledger, first_rowid)
 
 
 def number_lines(ledger: Ledger, first_rowid: int | None = None) -> None:
     """Define the view `sacct_lines` over `sacct_raw`; `first_rowid` when its rows are numbered
     by rowid, None when they carry their own lineno."""
-    ledger.execute("reconcile/sacct_first_rowid", rowid=first_rowid)
-    ledger.execute("reconcile/sacct_lines")
+    ledger.execute("reconcile/land/sacct_first_rowid", rowid=first_rowid)
+    ledger.execute("reconcile/land/sacct_lines")
 
 
 def rejoin_free_text(line: str, layout: TextLayout) -> tuple[list[str] | None, str]:
@@ -179,26 +180,26 @@ def normalize_stage(
     rejoined with `layout` (`sacct_repaired`) or returned as rejected.
     """
     ledger.execute(
-        "reconcile/sacct_split_params",
+        "reconcile/land/sacct_split_params",
         cluster=cluster,
         tz=cluster_tz,
         states=list(SLURM_STATES),
         **split,
     )
-    ledger.execute("reconcile/sacct_strings")
+    ledger.execute("reconcile/land/sacct_strings")
     rejected, repaired = [], []
-    for lineno, line in ledger.query("reconcile/sacct_overlong_lines"):
+    for lineno, line in ledger.query("reconcile/land/sacct_overlong_lines"):
         parts, reason = rejoin_free_text(line, layout) if layout else (None, "wrong field count")
         if parts is None:
             rejected.append(Rejected(lineno, line, reason))
         else:
             repaired.append((lineno, line, parts))
     ledger.execute(
-        "reconcile/sacct_repaired",
+        "reconcile/land/sacct_repaired",
         linenos=[r[0] for r in repaired],
         lines=[r[1] for r in repaired],
         parts=[r[2] for r in repaired],
     )
-    ledger.execute("reconcile/sacct_lookup")
-    ledger.execute("reconcile/sacct_normalize")
+    ledger.execute("reconcile/land/sacct_lookup")
+    ledger.execute("reconcile/land/sacct_normalize")
     return rejected

@@ -49,7 +49,7 @@ def stage_json(ledger: Ledger, path: Path) -> dict[str, Any]:
         {"lineno": lineno, "line": SEPARATOR.join(_clean(row.get(c)) for c in STAGE_COLUMNS)}
         for lineno, row in enumerate(rows, start=1)
     ]
-    ledger.execute("reconcile/sacct_read_json")
+    ledger.execute("reconcile/land/sacct_read_json")
     ledger.insert_rows("sacct_raw", lines)
     number_lines(ledger)
     return {
