@@ -64,7 +64,7 @@ def test_migration_008_keeps_landed_sacct_rows(ledger_path: Path) -> None:
                 {**derived, **source, "job_id": job_id, "step": step, "line": line,
                  "landed_at": landed_at},
             )  # fmt: skip
-        assert book.migrate() == [8]
+        assert book.migrate()[0] == 8  # 008 first; later migrations follow
         cursor = book.con.execute("SELECT * FROM sacct_records ORDER BY source_line")
         names = [d[0] for d in cursor.description]
         got = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
