@@ -37,7 +37,7 @@ def test_summary_has_the_design_keys(tmp_path: Path) -> None:
             gates,
             report,
             week="2026-W47",
-        )  # fmt: skip
+        )
     )
     written = orjson.loads((tmp_path / "summary.json").read_bytes())
     assert list(written)[:7] == ["flow", "campaign", "week", "planned_gpu_hours", "mfu",

@@ -103,4 +103,3 @@ def test_failed_quality_check_fails_the_run_and_rolls_back(prefect_harness, week
         decided = con.execute("SELECT count(*) FROM decisions").fetchone()[0]
     assert (landed, decided) == (0, 0)
     assert not (tmp_path / "reports" / "weekly-review-demo-1b-2026-W49" / "report.html").exists()
-

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from trainbudget.errors import InputError
+from trainbudget.gates.admission import plan_limits
+from trainbudget.gates.retention import retention_policy
+from trainbudget.gates.stop_rules import planned_stop_rules
 from trainbudget.plan import parse_plan
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -33,14 +36,16 @@ gates:
 
 
 def test_gates_section_parses_into_gate_arguments() -> None:
-    gates = parse_plan(BASE + GATES).gates
-    limits = gates.admission.to_queue_limits(committed_gpu_hours=D(100))
+    plan = parse_plan(BASE + GATES)
+    gates = plan.gates
+    limits, budget = plan_limits(plan, {"committed_gpu_hours": D(100)})
     assert limits.max_gpus == 8 and limits.known_data_snapshots == frozenset({"snap-2026-11"})
     assert limits.retraining_reserve_gpu_hours == 800 and limits.committed_gpu_hours == 100
-    rules = gates.stop_rules.to_stop_rules()
+    assert budget == D(1400)
+    rules = planned_stop_rules(gates.stop_rules)
     assert rules.spend_limit_usd == D(3000) and rules.early_stop.min_delta == D("0.001")
     assert gates.correctness_floor == D("0.62")
-    assert gates.retention.to_policy().final_days == 730  # default kept
+    assert retention_policy(gates.retention).final_days == 730  # default kept
     assert gates.retry.max_attempts == 2
 
 

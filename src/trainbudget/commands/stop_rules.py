@@ -81,6 +81,7 @@ def stop_rules(
         RunProgress,
         declare_stop_rules,
         evaluate_stop_rules,
+        planned_stop_rules,
     )
     from trainbudget.ledger import Ledger
     from trainbudget.output import emit, warn
@@ -93,7 +94,7 @@ def stop_rules(
         section = loaded.gates.stop_rules if loaded.gates else None
         if section is None:
             raise InputError(f"{plan}: gates.stop_rules: the plan declares no stop rules")
-        rules = section.to_stop_rules()
+        rules = planned_stop_rules(section)
         campaign = campaign or loaded.campaign
     else:
         early = None

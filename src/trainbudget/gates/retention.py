@@ -13,10 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, usd
+
+if TYPE_CHECKING:
+    from trainbudget.plan.gates import RetentionSection
 
 ROLES = ("recovery", "promoted", "final", "evaluation")
 _BYTES_PER_GB = 10**9
@@ -32,6 +36,11 @@ class RetentionPolicy:
     promoted_days: int = 180
     final_days: int = 730
     evaluation_days: int = 0
+
+
+def retention_policy(section: RetentionSection | None) -> RetentionPolicy:
+    """The policy a plan's `gates.retention` section sets (the defaults without one)."""
+    return RetentionPolicy(**section.model_dump()) if section is not None else RetentionPolicy()
 
 
 @dataclass(frozen=True)

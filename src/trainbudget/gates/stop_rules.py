@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative, optional_non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, usd
+
+if TYPE_CHECKING:
+    from trainbudget.plan.gates import StopRulesSection
 
 ArtifactState = Literal["in-progress", "complete", "early-stopped", "incomplete", "failed"]
 # Artifact states that may go on to a promotion gate; the others never can.
@@ -47,6 +50,19 @@ class StopRules:
     spend_limit_usd: Decimal | None = None
     max_failed_steps: int | None = None
     early_stop: EarlyStop | None = None
+
+
+def planned_stop_rules(section: StopRulesSection) -> StopRules:
+    """The stop rules a plan's `gates.stop_rules` section declares."""
+    early = section.early_stop
+    return StopRules(
+        max_wall_hours=section.max_wall_hours,
+        spend_limit_usd=section.spend_limit_usd,
+        max_failed_steps=section.max_failed_steps,
+        early_stop=(
+            EarlyStop(early.metric, early.mode, early.patience, early.min_delta) if early else None
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.gates.campaign import RetryRequest, authorize_retry
 from trainbudget.gates.outcome import GateOutcome
-from trainbudget.gates.policy import Gates
-from trainbudget.gates.retention import Artifact, retain_artifacts, retention_outcome
+from trainbudget.gates.retention import (
+    Artifact,
+    retain_artifacts,
+    retention_outcome,
+    retention_policy,
+)
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -48,8 +52,7 @@ def retry_decisions(
     The expected recovered value of a retry is the useful GPU-hours the failed job banked
     (a retry resumes from them instead of redoing them), priced at the plan's GPU-hour price.
     """
-    gates = plan.gates or Gates()
-    max_attempts = gates.retry.max_attempts
+    max_attempts = plan.gates.retry.max_attempts if plan.gates else None
     if max_attempts is None and plan.retries:
         max_attempts = sum(r.attempts for r in plan.retries)
     cost = retry_cost_usd(plan)
@@ -88,7 +91,7 @@ def retention_decision(ledger: Ledger, plan: Plan, as_of: datetime) -> GateOutco
         )
         for r in rows
     ]
-    policy = (plan.gates or Gates()).retention.to_policy()
+    policy = retention_policy(plan.gates.retention if plan.gates else None)
     verdicts = retain_artifacts(artifacts, policy, as_of)
     return retention_outcome(verdicts, plan.prices.storage_gb_month_usd)
 

@@ -1,8 +1,9 @@
 """The plan's optional `gates:` section: the thresholds every gate takes as arguments.
 
 Validated with pydantic like the rest of the plan (unknown keys refused, decimals exact), so
-a bad threshold is reported as `plan.yaml:LINE: gates.FIELD: what`. The `to_*` methods turn
-the section into the plain dataclasses the gate functions take.
+a bad threshold is reported as `plan.yaml:LINE: gates.FIELD: what`. The gates turn these
+sections into their own arguments (`gates.admission.plan_limits`, `gates.stop_rules.
+declared_stop_rules`, `gates.retention.retention_policy`); this module imports no gate.
 """
 
 from __future__ import annotations
@@ -11,10 +12,6 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-
-from trainbudget.gates.admission import QueueLimits
-from trainbudget.gates.retention import RetentionPolicy
-from trainbudget.gates.stop_rules import EarlyStop, StopRules
 
 _NonNegDecimal = Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
 _NonNegInt = Annotated[int, Field(ge=0, strict=True)]
@@ -36,20 +33,6 @@ class AdmissionLimits(_Section):
     data_snapshots: list[str] | None = None
     capacity_gpu_hours: _NonNegDecimal | None = None
     retraining_reserve_gpu_hours: _NonNegDecimal = Decimal(0)
-
-    def to_queue_limits(self, committed_gpu_hours: Decimal = Decimal(0)) -> QueueLimits:
-        return QueueLimits(
-            max_gpus=self.max_gpus,
-            max_memory_per_gpu_gb=self.max_memory_per_gpu_gb,
-            max_runtime_hours=self.max_runtime_hours,
-            require_data_snapshot=self.require_data_snapshot,
-            known_data_snapshots=(
-                frozenset(self.data_snapshots) if self.data_snapshots is not None else None
-            ),
-            capacity_gpu_hours=self.capacity_gpu_hours,
-            committed_gpu_hours=committed_gpu_hours,
-            retraining_reserve_gpu_hours=self.retraining_reserve_gpu_hours,
-        )
 
 
 class EarlyStopRule(_Section):
@@ -96,19 +79,6 @@ class StopRulesSection(_Section):
             raise ValueError(f"unknown metric {rule.metric!r} (development_metrics: {known})")
         return rule
 
-    def to_stop_rules(self) -> StopRules:
-        early = self.early_stop
-        return StopRules(
-            max_wall_hours=self.max_wall_hours,
-            spend_limit_usd=self.spend_limit_usd,
-            max_failed_steps=self.max_failed_steps,
-            early_stop=(
-                EarlyStop(early.metric, early.mode, early.patience, early.min_delta)
-                if early
-                else None
-            ),
-        )
-
 
 class RetryPolicy(_Section):
     max_attempts: _NonNegInt | None = None
@@ -122,9 +92,6 @@ class RetentionSection(_Section):
     promoted_days: _NonNegInt = 180
     final_days: _NonNegInt = 730
     evaluation_days: _NonNegInt = 0
-
-    def to_policy(self) -> RetentionPolicy:
-        return RetentionPolicy(**self.model_dump())
 
 
 class Gates(_Section):
