@@ -24,6 +24,7 @@ from flow_support import (
     retry_on_io_error,
 )
 from trainbudget.gates.audit import record_decision
+from trainbudget.gates.weekly import weekly_gates
 from trainbudget.ledger import Ledger
 from trainbudget.plan import land_plan, load_plan
 from trainbudget.quality.landed import DataQualityError, check_weekly_inputs, require_quality
@@ -31,8 +32,7 @@ from trainbudget.reconcile.land import land_manifest, land_progress, land_regist
 from trainbudget.reconcile.live import run_sacct
 from trainbudget.reconcile.review import review, write_jobs
 from trainbudget.reconcile.week import week_bounds
-from trainbudget.report.decisions import weekly_gates
-from trainbudget.report.weekly import accounting_by_week, build_weekly_report
+from trainbudget.report.weekly import build_weekly_report
 
 # The data-quality step imports Great Expectations (seconds): start it now.
 prefetch_modules("trainbudget.quality.gx", "matplotlib.figure")
@@ -50,7 +50,6 @@ check_quality = task(check_weekly_inputs, name="data-quality-checkpoint", cache_
 reconcile = task(review, name="reconcile", cache_policy=NO_CACHE)
 write_jobs_task = task(write_jobs, name="write-jobs", cache_policy=NO_CACHE)
 decide = task(weekly_gates, name="gates", cache_policy=NO_CACHE)
-weeks = task(accounting_by_week, name="accounting-by-week", cache_policy=NO_CACHE)
 
 
 def previous_week(now: datetime | None = None) -> str:
@@ -105,8 +104,7 @@ def weekly_review(
             require_quality(quality)
             folder.mkdir(parents=True, exist_ok=True)
             result = reconcile(book, the_plan, bounds)
-            by_week = weeks(book)
-            gates = decide(book, the_plan, result, bounds)
+            gates = decide(the_plan, result, bounds)
             for outcome in gates:
                 record_decision(book, outcome, campaign_id=campaign, run_id=f"weekly-{week}")
         # The week's jobs as JSON for the report: output, written once the ledger has committed.
@@ -126,7 +124,7 @@ def weekly_review(
     for outcome in gates:
         emit_gate_event(outcome, campaign)
         logger.info("%s: %s — %s", outcome.gate, outcome.outcome, outcome.sentence)
-    report = build_weekly_report(the_plan, week, result, gates, quality, by_week, folder)
+    report = build_weekly_report(the_plan, week, result, gates, quality, folder)
     files_written = publish_report(report, folder, f"{campaign}-weekly")
     logger.info("weekly review %s %s: report at %s", campaign, week, files_written.html.resolve())
     return {
