@@ -20,13 +20,11 @@ from trainbudget import weekly
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
 from trainbudget.reconcile.review import write_jobs
-from trainbudget.report.weekly import accounting_by_week
 
 prepare = task(weekly.prepare_week, name="prepare", cache_policy=NO_CACHE)
 land = task(weekly.land_records, name="land-records", cache_policy=NO_CACHE, **IO_RETRIES)
 check = task(weekly.check_quality, name="data-quality-checkpoint", cache_policy=NO_CACHE)
 review = task(weekly.review_week, name="reconcile", cache_policy=NO_CACHE)
-by_week = task(accounting_by_week, name="accounting-by-week", cache_policy=NO_CACHE)
 decide = task(weekly.decide_week, name="gates", cache_policy=NO_CACHE)
 write_jobs_task = task(write_jobs, name="write-jobs", cache_policy=NO_CACHE)
 publish_run = task(publish, name="publish-report", cache_policy=NO_CACHE)
@@ -68,10 +66,9 @@ def weekly_review(
             land(book, prepared)
             quality = check(book, prepared, folder / "data-docs")
             the_plan, mfu, result = review(book, prepared)
-            weeks = by_week(book)
             gates = decide(book, prepared, the_plan, result)
         folder.mkdir(parents=True, exist_ok=True)
         result = write_jobs_task(book, result, folder / "jobs.json")
-    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates, weeks)
+    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates)
     summary = weekly.summarize(done, (folder / "report.html").resolve())
     return publish_run(weekly.build_report(done), summary, key)

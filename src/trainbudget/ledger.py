@@ -2,7 +2,9 @@
 
 Every landed input keeps its provenance (path, line, sha256, landed_at); landing the same
 content twice is a no-op; rejected rows go to `quarantine`; one run's writes are one
-transaction. SQL lives in sql/*.sql and is run with parameters, never string-formatted.
+transaction. SQL lives in sql/<stage>/[<phase>/]<name>.sql and is run by that name
+("reconcile/review/job_accounting") with parameters, never string-formatted; the migrations
+are sql/schema/NNN_name.sql.
 """
 
 from __future__ import annotations

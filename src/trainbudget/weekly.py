@@ -165,10 +165,10 @@ def decide_week(
 ) -> list[GateOutcome]:
     """Continuation, retry per failed job and retention; each recorded in the ledger."""
     from trainbudget.gates.audit import record_decision
-    from trainbudget.report.decisions import weekly_gates
+    from trainbudget.gates.weekly import weekly_gates
 
     assert prepared.bounds is not None  # check_quality ran first
-    gates = weekly_gates(ledger, plan, result, prepared.bounds)
+    gates = weekly_gates(plan, result, prepared.bounds)
     for outcome in gates:
         record_decision(
             ledger, outcome, campaign_id=plan.campaign, run_id=f"weekly-{prepared.week}"
@@ -223,7 +223,6 @@ class WeeklyResult:
     quality: QualityReport
     review: Review
     gates: list[GateOutcome]
-    by_week: list[dict[str, Any]]
 
     @property
     def folder(self) -> Path:
@@ -243,7 +242,7 @@ def build_report(result: WeeklyResult) -> Report:
     assert result.prepared.week is not None
     return build_weekly_report(
         result.plan, result.prepared.week, result.review, result.gates, result.quality,
-        result.by_week, result.folder, result.mfu,
+        result.folder, result.mfu,
     )  # fmt: skip
 
 
@@ -265,7 +264,6 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
 def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict[str, Any]]:
     """The whole weekly review in this process: land, check, review, decide, report."""
     from trainbudget.reconcile.review import write_jobs
-    from trainbudget.report.weekly import accounting_by_week
     from trainbudget.report.write import write_report
     from trainbudget.runs import write_summary
 
@@ -277,11 +275,10 @@ def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict
         land_records(ledger, prepared)
         quality = check_quality(ledger, prepared, folder / "data-docs")
         plan, mfu, review = review_week(ledger, prepared)
-        by_week = accounting_by_week(ledger)
         gates = decide_week(ledger, prepared, plan, review)
     folder.mkdir(parents=True, exist_ok=True)
     review = write_jobs(ledger, review, folder / "jobs.json")
-    result = WeeklyResult(prepared, plan, mfu, quality, review, gates, by_week)
+    result = WeeklyResult(prepared, plan, mfu, quality, review, gates)
     files = write_report(build_report(result), folder)
     return result, write_summary(summarize(result, files.html.resolve()))
 

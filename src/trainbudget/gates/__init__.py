@@ -2,5 +2,6 @@
 
 Every gate is a pure function: thresholds arrive as arguments (from the plan's `gates:`
 section or from flags) and the result is a `GateOutcome` with a stable reason code and one
-sentence. `audit` writes outcomes to the ledger. Submodules are imported directly.
+sentence. `weekly` wires the weekly review's gates from its typed `Review`; only `audit`
+touches the ledger (it writes outcomes there). Submodules are imported directly.
 """

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
-    from trainbudget.ledger import Ledger
+    from trainbudget.reconcile.relations import Session
 
 
-def audit_estimates(ledger: Ledger) -> list[dict[str, Any]]:
+def audit_estimates(session: Session) -> list[dict[str, Any]]:
     """One audit row per estimated run that has jobs; empty when no estimates were landed."""
-    if not ledger.query("ledger/table_exists", table="run_estimates"):
+    if not session.ledger.query("ledger/table_exists", table="run_estimates"):
         return []
     return [
         {
@@ -38,11 +38,11 @@ def audit_estimates(ledger: Ledger) -> list[dict[str, Any]]:
             "evaluation_gpu_hours": gpu_hours(r["evaluation_gpu_seconds"]),
             "estimated_mfu": r["mfu"],
         }
-        for r in ledger.records("reconcile/calibrate/audit_runs")
+        for r in session.records("reconcile/calibrate/audit_runs")
     ]
 
 
-def update_calibration(ledger: Ledger, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def update_calibration(session: Session, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Store actual ÷ estimate per work class and cluster; return the stored rows."""
     rows = [
         {
@@ -57,7 +57,7 @@ def update_calibration(ledger: Ledger, audit: list[dict[str, Any]]) -> list[dict
     ]
     if not any(r["completed"] for r in rows):
         return []
-    ledger.execute("reconcile/calibrate/audit_ratios")
-    ledger.insert_rows("audit_ratios", rows)
-    ledger.execute("reconcile/calibrate/calibration_upsert", now=datetime.now(UTC))
-    return ledger.records("reconcile/calibrate/calibration_rows")
+    session.build("audit_ratios")
+    session.fill("audit_ratios", rows)
+    session.execute("reconcile/calibrate/calibration_upsert", now=datetime.now(UTC))
+    return session.ledger.records("reconcile/calibrate/calibration_rows")

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from trainbudget.gates.weekly import with_continuation
 from trainbudget.output import dumps
 from trainbudget.reconcile.variance import gpu_hours
 
@@ -25,7 +26,7 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "week_end": end,
         "landed": [vars(item) for item in result.landed],
         "totals": rv.totals,
-        "variance": rv.variance,
+        "variance": with_continuation(rv.variance),
         "diagnosis": rv.diagnosis,
         "breakdown": rv.breakdown,
         "failure_fraction": rv.failure_fraction,

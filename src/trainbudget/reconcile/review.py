@@ -1,20 +1,23 @@
 """The weekly review over what is landed: accounting, totals, variance, diagnosis, audit.
 
 Everything heavy happens in DuckDB (sql/reconcile/review/ and summarize/); Python splits only
-the jobs that have application progress and assembles the findings. DuckDB writes the jobs
-list as a JSON file (COPY … FORMAT json) that the command streams into its output unparsed.
+the jobs that have application progress and assembles the findings. The relations the review
+builds are declared in reconcile/relations.py. What it leaves for the gates and the report is
+the `Review`: typed values, plus the handle of the per-job rows (`jobs`) that `write_jobs`
+copies to a JSON file (COPY … FORMAT json) for the command to stream into its output.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
+from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
 from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tracked_jobs
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
 
@@ -23,12 +26,47 @@ if TYPE_CHECKING:
     from trainbudget.plan import Plan
 
 FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
+Week = tuple[datetime, datetime]
+
+
+@dataclass(frozen=True)
+class FailedJob:
+    """A tracked allocation of the reviewed week that did not complete (for the retry gate);
+    `retries_used` counts the retry-class jobs its experiment has had."""
+
+    job_id: str
+    state: str
+    experiment_id: str
+    work_class: str
+    diagnosed_cause: str | None
+    cause_addressed: bool
+    useful_gpu_hours: Decimal
+    retries_used: int
+
+
+@dataclass(frozen=True)
+class LandedArtifact:
+    """One landed manifest row (its newest landing), for the retention gate; times in UTC."""
+
+    artifact_id: str
+    experiment_id: str
+    role: str
+    size_bytes: int
+    created: datetime
+    step: int | None
+    retain_until: datetime | None
 
 
 @dataclass(frozen=True)
 class Review:
-    """The review's parts; `jobs_path` is a file holding the JSON array of the week's jobs
-    (None until write_jobs has written it, and when the caller did not ask for it)."""
+    """What the review leaves for the gates and the report.
+
+    `week` is the reviewed week (None: everything landed); `failed_jobs` the week's failed
+    tracked jobs (empty without a week); `artifacts` every landed artifact;
+    `accounting_by_week` GPU-hours per ISO week over everything reconciled; `jobs` the
+    handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
+    JSON array of the week's jobs once `write_jobs` has written it.
+    """
 
     jobs_path: Path | None
     totals: dict[str, Any]
@@ -40,42 +78,40 @@ class Review:
     failure_fraction: Decimal | None
     tracked: list[TrackedJob]
     top_jobs: list[dict[str, Any]]
+    week: Week | None = None
+    failed_jobs: tuple[FailedJob, ...] = ()
+    artifacts: tuple[LandedArtifact, ...] = ()
+    accounting_by_week: tuple[dict[str, Any], ...] = ()
+    jobs: RelationHandle | None = None
 
 
 def review(
     ledger: Ledger,
     plan: Plan | None,
-    week: tuple[datetime, datetime] | None = None,
+    week: Week | None = None,
     clock_tolerance_s: int = 300,
 ) -> Review:
-    """Reconcile everything landed (the week's jobs; variance to the week's end).
-
-    The week's jobs stay in the temp table job_accounting; write_jobs writes them as JSON.
-    """
-    ledger.execute("reconcile/review/job_lines")
-    ledger.execute("reconcile/review/allocation_records")
-    ledger.execute("reconcile/review/allocations")
-    ledger.execute("reconcile/review/registry_links")
+    """Reconcile everything landed (the week's jobs; variance to the week's end)."""
+    session = Session(ledger)
+    for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
+        session.build(name)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_tracked_jobs(
-        ledger.records("reconcile/review/progress_allocations"),
+        session.records("reconcile/review/progress_allocations"),
         ledger.records("reconcile/review/progress_event_list"),
         clock_tolerance_s,
     )
-    ledger.execute("reconcile/review/job_splits")
-    ledger.insert_rows("job_splits", job_split_rows(tracked))
+    session.build("job_splits")
+    session.fill("job_splits", job_split_rows(tracked))
     week_start, week_end = week or (None, None)
-    ledger.execute(
-        "reconcile/review/job_accounting",
-        has_registry=has_registry,
-        week_start=week_start,
-        week_end=week_end,
+    session.build(
+        "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )
-    totals_row = ledger.records("reconcile/summarize/totals")[0]
+    totals_row = session.records("reconcile/summarize/totals")[0]
     totals = {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE} | {
         "jobs": totals_row["jobs"]
     }
-    by_class = {r["work_class"]: r for r in ledger.records("reconcile/summarize/actual_by_class")}
+    by_class = {r["work_class"]: r for r in session.records("reconcile/summarize/actual_by_class")}
     main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
     f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
     variance = None
@@ -91,27 +127,8 @@ def review(
                 recovery=float(gpu_hours(main["recovery"])),
                 now=datetime.now(UTC),
             )
-    in_week = {r[0] for r in ledger.query("reconcile/summarize/week_tracked_alloc_ids")}
-    retention = plan.checkpoints.retention_months if plan and plan.checkpoints else None
-    findings = [
-        diagnosis.allocated_finding(
-            totals_row, ledger.records("reconcile/summarize/step_line_overcount")[0]
-        ),
-        diagnosis.failures_finding(ledger.records("reconcile/summarize/failures")),
-        diagnosis.recovery_finding(tracked, in_week),
-        diagnosis.evaluation_finding(
-            ledger.records("reconcile/summarize/evaluation_count")[0], plan
-        ),
-        diagnosis.artifacts_finding(
-            ledger.records(
-                "reconcile/summarize/artifacts",
-                retention_months=float(retention) if retention is not None else None,
-                as_of=week_end or datetime.now(UTC),
-            ),
-            plan,
-        ),
-    ]
-    audit = audit_estimates(ledger)
+    findings = _findings(session, plan, totals_row, tracked, week_end)
+    audit = audit_estimates(session)
     return Review(
         jobs_path=None,
         totals=totals,
@@ -120,25 +137,100 @@ def review(
         breakdown=[
             {"dimension": r["dimension"], "value": r["value"], "jobs": r["jobs"]}
             | {f"{k}_gpu_hours": gpu_hours(r[k]) for k in FIVE}
-            for r in ledger.records("reconcile/summarize/breakdown")
+            for r in session.records("reconcile/summarize/breakdown")
         ],
         audit=audit,
-        calibration=update_calibration(ledger, audit),
+        calibration=update_calibration(session, audit),
         failure_fraction=f,
         tracked=tracked,
-        top_jobs=ledger.records("reconcile/summarize/top_jobs", limit=15),
+        top_jobs=session.records("reconcile/summarize/top_jobs", limit=15),
+        week=week,
+        failed_jobs=_failed_jobs(session, week) if week else (),
+        artifacts=_artifacts(ledger),
+        accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
+        jobs=session.handle("job_accounting"),
     )
 
 
+def _findings(
+    session: Session,
+    plan: Plan | None,
+    totals_row: dict[str, Any],
+    tracked: list[TrackedJob],
+    week_end: datetime | None,
+) -> list[dict[str, Any]]:
+    """The diagnosis in the seed's order."""
+    in_week = {r[0] for r in session.query("reconcile/summarize/week_tracked_alloc_ids")}
+    retention = plan.checkpoints.retention_months if plan and plan.checkpoints else None
+    overcount = session.records("reconcile/summarize/step_line_overcount")[0]
+    evaluation = session.records("reconcile/summarize/evaluation_count")[0]
+    artifacts = session.records(
+        "reconcile/summarize/artifacts",
+        retention_months=float(retention) if retention is not None else None,
+        as_of=week_end or datetime.now(UTC),
+    )
+    return [
+        diagnosis.allocated_finding(totals_row, overcount),
+        diagnosis.failures_finding(session.records("reconcile/summarize/failures")),
+        diagnosis.recovery_finding(tracked, in_week),
+        diagnosis.evaluation_finding(evaluation, plan),
+        diagnosis.artifacts_finding(artifacts, plan),
+    ]
+
+
+def _failed_jobs(session: Session, week: Week) -> tuple[FailedJob, ...]:
+    rows = session.records("reconcile/summarize/failed_jobs", week_start=week[0], week_end=week[1])
+    return tuple(
+        FailedJob(
+            job_id=r["job_id"],
+            state=r["state"],
+            experiment_id=r["experiment_id"],
+            work_class=r["work_class"],
+            diagnosed_cause=r["diagnosed_cause"],
+            cause_addressed=bool(r["cause_addressed"]),
+            useful_gpu_hours=gpu_hours(r["useful_gpu_seconds"]),
+            retries_used=int(r["retries_used"]),
+        )
+        for r in rows
+    )
+
+
+def _artifacts(ledger: Ledger) -> tuple[LandedArtifact, ...]:
+    return tuple(
+        LandedArtifact(
+            artifact_id=r["artifact_id"],
+            experiment_id=r["experiment_id"],
+            role=r["role"],
+            size_bytes=int(r["size_bytes"]),
+            created=r["created"],
+            step=r["step"],
+            retain_until=_as_datetime(r["retain_until"]),
+        )
+        for r in ledger.records("reconcile/summarize/manifest_artifacts")
+    )
+
+
+def _as_datetime(value: Any) -> datetime | None:
+    """A manifest date or time as a datetime (a date is its midnight, UTC)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime.combine(value, time(0), tzinfo=UTC)
+    raise TypeError(f"not a date or datetime: {value!r}")
+
+
 def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
-    """Write the week's jobs (job_accounting, left by review) to `path` as a JSON array and
+    """Write the week's jobs (the review's `jobs` relation) to `path` as a JSON array and
     return the review with its jobs_path.
 
-    Call it after the run's commit: it is output, not a ledger write. The checkpoint first
-    writes the ledger's data file, so no later fsync of the ledger (the checkpoint at close)
-    also has to flush the array's pages, 175 MB for a million lines, on the same file system
-    (docs/reconcile.md, Performance).
+    Call it after the run's commit, on the ledger the review ran on: it is output, not a
+    ledger write. The checkpoint first writes the ledger's data file, so no later fsync of
+    the ledger (the checkpoint at close) also has to flush the array's pages, 175 MB for a
+    million lines, on the same file system (docs/reconcile.md, Performance).
     """
+    if result.jobs is None:
+        raise RelationError("write_jobs needs the Review that review() returned (it has no jobs)")
+    result.jobs.check(ledger)
     ledger.execute("ledger/checkpoint")
     ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
     return replace(result, jobs_path=path)

@@ -2,9 +2,9 @@
 
 Actual = allocated GPU-hours to date (every class, untracked included); variance = actual −
 planned, in GPU-hours and dollars at the plan's price; projected = spent + the plan's
-remaining hours (max(planned − actual, 0) per class). The continuation gate (gates/campaign)
-decides from the projection. The measured failure fraction of the main run,
-f = (lost + recovery) ÷ useful GPU-hours (DESIGN.md worked example: 36 / 128 ≈ 0.281),
+remaining hours (max(planned − actual, 0) per class). The continuation gate (gates/weekly)
+decides from the projection; nothing here decides. The measured failure fraction of the main
+run, f = (lost + recovery) ÷ useful GPU-hours (DESIGN.md worked example: 36 / 128 ≈ 0.281),
 is fed to the sensitivity model P + n·T·(1 + f) + E.
 """
 
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.estimate.sensitivity import campaign_gpu_hours
-from trainbudget.gates.campaign import continue_main_run
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan
@@ -69,7 +68,6 @@ def plan_variance(
             }
         )
     planned_total = sum(planned.values(), Decimal(0))
-    gate = continue_main_run(spent, remaining, plan.ceiling.gpu_hours)
     return {
         "campaign": plan.campaign,
         "by_work_class": rows,
@@ -82,7 +80,6 @@ def plan_variance(
         "projected_gpu_hours": spent + remaining,
         "ceiling_gpu_hours": plan.ceiling.gpu_hours,
         "within_ceiling": spent + remaining <= plan.ceiling.gpu_hours,
-        "continuation": gate.as_dict(),
         "sensitivity_at_measured_f": _sensitivity(plan, planned, failure_fraction),
     }
 

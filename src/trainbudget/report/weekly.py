@@ -20,7 +20,6 @@ from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
-    from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
     from trainbudget.quality.checkpoint import QualityReport
     from trainbudget.reconcile.review import Review
@@ -37,11 +36,6 @@ JOB_COLUMNS = (
     "lost_gpu_hours",
     "unverified_gpu_hours",
 )
-
-
-def accounting_by_week(ledger: Ledger) -> list[dict[str, Any]]:
-    """Allocated GPU-hours and their split per ISO week, over everything reconciled."""
-    return ledger.records("report/accounting_by_week")
 
 
 def data_docs_links(quality: QualityReport, folder: Path) -> dict[str, str]:
@@ -85,12 +79,13 @@ def build_weekly_report(
     review: Review,
     gates: list[GateOutcome],
     quality: QualityReport,
-    by_week: list[dict[str, Any]],
     folder: Path,
     mfu: MfuChoice,
 ) -> Report:
-    """The weekly review's report for `week` (ISO `YYYY-Www`); `mfu` priced the plan."""
+    """The weekly review's report for `week` (ISO `YYYY-Www`), from the review's typed result
+    (its jobs JSON written) and the gate outcomes; `mfu` priced the plan's main run."""
     totals = review.totals
+    by_week = list(review.accounting_by_week)
     jobs = orjson.loads(review.jobs_path.read_bytes())
     summary = [
         f"{totals['jobs']} allocations in {week}: {float(totals['allocated_gpu_hours']):,.2f} "

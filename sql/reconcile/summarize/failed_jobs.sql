@@ -1,8 +1,9 @@
--- in: job_accounting (temp table left by reconcile.review.review)   params: $week_start, $week_end
+-- in: job_accounting (reconcile/relations.py)   params: $week_start, $week_end
 -- out: one row per tracked allocation that started in [week_start, week_end) and did not
---      complete: its diagnosis, useful GPU-hours, and how many retry jobs its experiment has had
+--      complete: its diagnosis, useful GPU-seconds, and how many retry jobs its experiment
+--      has had (read by review.py into Review.failed_jobs, for the retry gate)
 SELECT j.job_id, j.state, j.experiment_id, j.work_class, j.diagnosed_cause, j.cause_addressed,
-       j.useful_gpu_seconds / 3600.0 AS useful_gpu_hours,
+       j.useful_gpu_seconds,
        (SELECT count(*) FROM job_accounting r
         WHERE r.experiment_id = j.experiment_id AND r.work_class = 'retry') AS retries_used
 FROM job_accounting j

@@ -1,4 +1,5 @@
--- in: manifest   params: none   out: every landed artifact (newest landing of each id)
+-- in: manifest   params: none   out: every landed artifact (newest landing of each id),
+--      for Review.artifacts and the retention gate
 SELECT artifact_id, coalesce(experiment_id, '') AS experiment_id, role, size_bytes, created,
        step, retain_until
 FROM manifest

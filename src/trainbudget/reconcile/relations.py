@@ -1,0 +1,207 @@
+"""The relations the review builds in the ledger session, declared in one place.
+
+Each is a DuckDB temp table made by one query (its producer), from the relations it needs,
+and read by the queries named as its consumers; it lives as long as the ledger connection.
+`reconcile.review.review` builds them through a `Session`, which refuses to build or read a
+relation before what it depends on exists, so two steps put in the wrong order fail with a
+sentence instead of reading a stale or missing table. The one relation that outlives the
+review, `job_accounting` (its per-job rows, which `write_jobs` copies to JSON after the
+commit), is handed on as a `RelationHandle` inside the `Review`; nothing finds it by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from trainbudget.ledger import Ledger
+
+_ALLOCATION = (
+    "cluster", "job_id", "job_id_raw", "array_job_id", "het_job_id", "name", "account",
+    "partition", "state", "state_text", "cancelled_by", "exit_status", "exit_signal",
+    "elapsed_seconds", "submit_time", "start_time", "end_time", "gpus", "gpu_type",
+    "source_path", "source_line", "from_steps",
+)  # fmt: skip
+_LINK = (
+    "experiment_id", "work_class", "code_revision", "data_snapshot", "result_valid",
+    "diagnosed_cause", "cause_addressed",
+)  # fmt: skip
+_SPLIT = (
+    "flags", "recovery_caused_by", "app_start", "app_end", "app_elapsed_seconds",
+    "resumed_from_step", "high_water_step", "last_checkpoint_step", "max_step",
+)  # fmt: skip
+
+_ACCOUNTING = (
+    "alloc_id", *_ALLOCATION, "allocated_gpu_seconds", *_LINK, "useful_gpu_seconds",
+    "recovery_gpu_seconds", "lost_gpu_seconds", "unverified_gpu_seconds", *_SPLIT, "in_week",
+    "to_date",
+)  # fmt: skip
+
+
+class RelationError(RuntimeError):
+    """A relation was built or read out of order, or used after its session ended."""
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A temp table of the review: who makes it (producer query), from what, for whom.
+
+    `filled_by` names the Python that inserts its rows when the producer only creates it.
+    """
+
+    name: str
+    producer: str
+    needs: tuple[str, ...]
+    columns: tuple[str, ...]
+    consumers: tuple[str, ...]
+    filled_by: str | None = None
+
+
+RELATIONS: Mapping[str, Relation] = {
+    r.name: r
+    for r in (
+        Relation(
+            "job_lines",
+            "reconcile/review/job_lines",
+            (),
+            ("cluster", "job_id", "steps_only", "lines", "line_gpu_seconds"),
+            ("reconcile/review/allocation_records", "reconcile/summarize/step_line_overcount"),
+        ),
+        Relation(
+            "allocation_records",
+            "reconcile/review/allocation_records",
+            ("job_lines",),
+            _ALLOCATION,
+            ("reconcile/review/allocations",),
+        ),
+        Relation(
+            "allocations",
+            "reconcile/review/allocations",
+            ("allocation_records",),
+            ("alloc_id", *_ALLOCATION, "allocated_gpu_seconds"),
+            (
+                "reconcile/review/registry_links",
+                "reconcile/review/progress_allocations",
+                "reconcile/review/job_accounting",
+            ),
+        ),
+        Relation(
+            "registry_links",
+            "reconcile/review/registry_links",
+            ("allocations",),
+            ("alloc_id", *_LINK),
+            ("reconcile/review/progress_allocations", "reconcile/review/job_accounting"),
+        ),
+        Relation(
+            "job_splits",
+            "reconcile/review/job_splits",
+            (),
+            ("alloc_id", "useful_s", "recovery_s", "lost_s", "unverified_s", *_SPLIT),
+            ("reconcile/review/job_accounting", "reconcile/summarize/week_tracked_alloc_ids"),
+            filled_by="reconcile.timelines.job_split_rows",
+        ),
+        Relation(
+            "job_accounting",
+            "reconcile/review/job_accounting",
+            ("allocations", "registry_links", "job_splits"),
+            _ACCOUNTING,
+            (
+                "reconcile/summarize/totals",
+                "reconcile/summarize/actual_by_class",
+                "reconcile/summarize/week_tracked_alloc_ids",
+                "reconcile/summarize/step_line_overcount",
+                "reconcile/summarize/failures",
+                "reconcile/summarize/evaluation_count",
+                "reconcile/summarize/breakdown",
+                "reconcile/summarize/top_jobs",
+                "reconcile/summarize/failed_jobs",
+                "reconcile/summarize/accounting_by_week",
+                "reconcile/calibrate/audit_runs",
+                "reconcile/summarize/jobs_copy",
+            ),
+        ),
+        Relation(
+            "audit_ratios",
+            "reconcile/calibrate/audit_ratios",
+            (),
+            ("work_class", "cluster", "completed", "runtime_ratio", "gpu_hours_ratio", "mfu"),
+            ("reconcile/calibrate/calibration_upsert",),
+            filled_by="reconcile.calibration.update_calibration",
+        ),
+    )
+}
+
+
+def _reads(query: str) -> list[str]:
+    """The relations a query consumes, as declared above."""
+    return [r.name for r in RELATIONS.values() if query in r.consumers]
+
+
+@dataclass(frozen=True)
+class RelationHandle:
+    """A relation a finished review left in its session; `check` it before reading it."""
+
+    relation: Relation
+    connection: duckdb.DuckDBPyConnection = field(repr=False, compare=False)
+
+    def check(self, ledger: Ledger) -> None:
+        """Raise RelationError unless `ledger` is the connection the review ran on, still open."""
+        name = self.relation.name
+        if ledger.con is not self.connection:
+            raise RelationError(
+                f"{name} was built by the review on another ledger connection; "
+                "read it through the ledger the review ran on, before closing it"
+            )
+        if not ledger.query("reconcile/review/relation_exists", relation=name):
+            raise RelationError(f"{name} is gone from the ledger session; run the review again")
+
+
+class Session:
+    """The relations one review builds on one ledger, checked against RELATIONS as it goes."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.built: list[str] = []
+
+    def build(self, name: str, **params: Any) -> None:
+        """Run the producer of relation `name` once everything it needs is built."""
+        relation = RELATIONS[name]
+        self._require(relation.producer, relation.needs)
+        self.ledger.execute(relation.producer, **params)
+        self.built.append(name)
+
+    def fill(self, name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert Python rows into relation `name` (built, and declared as filled by Python)."""
+        if RELATIONS[name].filled_by is None or name not in self.built:
+            raise RelationError(f"{name} is not a built relation that Python fills")
+        self.ledger.insert_rows(name, rows)
+
+    def records(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        """Run `query` once every relation it consumes is built; rows as dicts."""
+        self._require(query, _reads(query))
+        return self.ledger.records(query, **params)
+
+    def query(self, query: str, **params: Any) -> list[tuple[Any, ...]]:
+        """Run `query` once every relation it consumes is built; rows as tuples."""
+        self._require(query, _reads(query))
+        return self.ledger.query(query, **params)
+
+    def execute(self, query: str, **params: Any) -> None:
+        """Run `query` (no rows back) once every relation it consumes is built."""
+        self._require(query, _reads(query))
+        self.ledger.execute(query, **params)
+
+    def handle(self, name: str) -> RelationHandle:
+        """The handle of a built relation, for a consumer after the review."""
+        self._require(f"the handle of {name}", (name,))
+        return RelationHandle(RELATIONS[name], self.ledger.con)
+
+    def _require(self, what: str, needs: Sequence[str]) -> None:
+        missing = [n for n in needs if n not in self.built]
+        if missing:
+            producers = ", ".join(f"{n} ({RELATIONS[n].producer})" for n in missing)
+            raise RelationError(f"{what} reads {producers}, not built yet in this review")

@@ -1,0 +1,69 @@
+"""The weekly report is built from typed results (the Review, the gate outcomes): no ledger."""
+
+from __future__ import annotations
+
+import ast
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import orjson
+
+from trainbudget.gates.outcome import GateOutcome
+from trainbudget.plan import parse_plan
+from trainbudget.quality.checkpoint import QualityReport
+from trainbudget.reconcile.review import Review
+from trainbudget.report.weekly import build_weekly_report
+
+REPORT = Path(__file__).resolve().parents[2] / "src" / "trainbudget" / "report"
+PLAN = """\
+campaign: c
+unit_of_progress: tokens
+prices: {gpu_hour_usd: 2.40}
+ceiling: {gpu_hours: 2000}
+main: {gpus: 8, hours: 10}
+"""
+
+
+def test_the_report_takes_accounting_by_week_from_the_review(tmp_path: Path) -> None:
+    jobs = tmp_path / "jobs.json"
+    jobs.write_bytes(orjson.dumps([{"job_id": "101", "state": "NODE_FAIL", "gpus": 8}]))
+    by_week = (
+        {"week": "2026-W47", "allocated_gpu_hours": 10.0, "useful_gpu_hours": 6.0,
+         "recovery_gpu_hours": 1.0, "lost_gpu_hours": 2.0, "unverified_gpu_hours": 1.0},
+        {"week": "2026-W48", "allocated_gpu_hours": 80.0, "useful_gpu_hours": 64.0,
+         "recovery_gpu_hours": 0.0, "lost_gpu_hours": 16.0, "unverified_gpu_hours": 0.0},
+    )  # fmt: skip
+    totals = {f"{k}_gpu_hours": Decimal(0) for k in ("allocated", "useful", "recovery", "lost")}
+    review = Review(
+        jobs_path=jobs, totals={**totals, "unverified_gpu_hours": Decimal(0), "jobs": 1},
+        variance=None, diagnosis=[], breakdown=[], audit=[], calibration=[],
+        failure_fraction=None, tracked=[], top_jobs=[],
+        week=(datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 30, tzinfo=UTC)),
+        accounting_by_week=by_week,
+    )  # fmt: skip
+    gate = GateOutcome("retry", "deny", "cause-unaddressed", "Deny.", {"job_id": "101"})
+    quality = QualityReport(True, (), None)
+    report = build_weekly_report(parse_plan(PLAN), "2026-W48", review, [gate], quality, tmp_path)
+    tables = {t.title: t for t in report.tables}
+    weeks = tables["Allocated GPU-hours by week"]
+    assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48"]
+    assert weeks.rows[1][weeks.columns.index("lost_gpu_hours")] == 16.0
+    assert [c.title for c in report.charts] == ["Allocated GPU-hours by week"]
+    gates = tables["Gate decisions"]
+    assert gates.rows == [["retry", "101", "deny", "cause-unaddressed", "Deny."]]
+    assert [v.subject for v in report.verdicts] == ["data quality", "retry (job 101)"]
+
+
+def test_no_report_module_opens_or_reads_a_ledger() -> None:
+    for path in sorted(REPORT.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {m for m in modules if m and ("ledger" in m or "duckdb" in m)}, path.name
+        calls = {
+            n.func.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        }
+        assert not calls & {"records", "query", "execute"}, path.name
