@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.gates.retention import RetentionPolicy
+from trainbudget.gates.retention import RetentionPolicy, retention_policy
 from trainbudget.gates.weekly import (
     continuation,
     retention,
@@ -146,8 +146,8 @@ def test_retention_expires_a_recovery_point_past_its_period() -> None:
 
 
 def test_a_plan_without_gates_keeps_the_default_retention_periods() -> None:
-    with_section = parse_plan(PLAN + "gates: {}\n").gates.retention.to_policy()
-    assert with_section == RetentionPolicy()
+    with_section = retention_policy(parse_plan(PLAN + "gates: {}\n").gates.retention)
+    assert with_section == RetentionPolicy() == retention_policy(None)
     assert (with_section.recovery_days, with_section.final_days) == (14, 730)
 
 

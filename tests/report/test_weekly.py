@@ -9,6 +9,7 @@ from pathlib import Path
 
 import orjson
 
+from trainbudget.estimate.mfu_rule import MfuChoice
 from trainbudget.gates.outcome import GateOutcome
 from trainbudget.plan import parse_plan
 from trainbudget.quality.checkpoint import QualityReport
@@ -44,7 +45,11 @@ def test_the_report_takes_accounting_by_week_from_the_review(tmp_path: Path) -> 
     )  # fmt: skip
     gate = GateOutcome("retry", "deny", "cause-unaddressed", "Deny.", {"job_id": "101"})
     quality = QualityReport(True, (), None)
-    report = build_weekly_report(parse_plan(PLAN), "2026-W48", review, [gate], quality, tmp_path)
+    mfu = MfuChoice(None, "plan-hours")
+    report = build_weekly_report(
+        parse_plan(PLAN), "2026-W48", review, [gate], quality, tmp_path, mfu
+    )
+    assert "Main-run MFU: none, the plan fixes the main run's hours." in report.summary
     tables = {t.title: t for t in report.tables}
     weeks = tables["Allocated GPU-hours by week"]
     assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48"]

@@ -43,7 +43,7 @@ class MfuChoice:
     def describe(self) -> str:
         """`0.398 (pilot)`, or why no MFU is used: for reports and logs."""
         if self.mfu is None:
-            return "not used: the plan fixes the main run's hours"
+            return "none, the plan fixes the main run's hours"
         return f"{self.mfu:.3g} ({self.mfu_source})"
 
     def as_dict(self) -> dict[str, Any]:

@@ -98,6 +98,7 @@ def build_weekly_report(
             f"Measured failure and recovery fraction of the main run f = (lost + recovery) / "
             f"useful = {float(review.failure_fraction):.3f}."
         )
+    summary.append(f"Main-run MFU: {mfu.describe()}.")
     tables: list[Table] = []
     charts: list[Chart] = []
     variance = review.variance
@@ -106,8 +107,7 @@ def build_weekly_report(
             f"Campaign to date: {float(variance['actual_gpu_hours']):,.2f} of "
             f"{float(variance['planned_gpu_hours']):,.2f} planned GPU-hours; projected "
             f"{float(variance['projected_gpu_hours']):,.2f} against the ceiling of "
-            f"{float(variance['ceiling_gpu_hours']):,.2f}. Main-run MFU of the plan: "
-            f"{mfu.describe()}."
+            f"{float(variance['ceiling_gpu_hours']):,.2f}."
         )
         tables.append(
             Table.from_records("Actual versus plan by work class", variance["by_work_class"])
