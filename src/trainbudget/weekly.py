@@ -151,12 +151,16 @@ def review_week(
     ledger: Ledger, prepared: PreparedWeek
 ) -> tuple[Plan | None, MfuChoice | None, Review]:
     """Reconcile what is landed against the plan (given, else the newest landed) and its MFU."""
-    from trainbudget.estimate.mfu_rule import stored_choice
+    from trainbudget.estimate.mfu_rule import estimate_campaign, stored_choice
     from trainbudget.reconcile.review import review
 
     plan = prepared.plan or _newest_plan(ledger)
-    mfu = stored_choice(ledger, plan) if plan is not None else None
-    result = review(ledger, plan, prepared.bounds, prepared.inputs.clock_tolerance_s)
+    mfu = planned = None
+    if plan is not None:
+        mfu = stored_choice(ledger, plan)
+        planned = estimate_campaign(plan, mfu)
+    tolerance = prepared.inputs.clock_tolerance_s
+    result = review(ledger, plan, prepared.bounds, tolerance, planned)
     return plan, mfu, result
 
 

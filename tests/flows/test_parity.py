@@ -95,3 +95,25 @@ def test_weekly_flow_and_reconcile_land_the_same_rows(
     # The flow also records its gate decisions; the reconcile command decides nothing.
     assert flow_rows.pop("decisions") and not cli_rows.pop("decisions")
     assert cli_rows == flow_rows
+
+
+def test_the_weekly_review_prices_the_plan_with_the_prelaunch_mfu(
+    prefect_harness, prelaunch, weekly, tmp_path: Path
+) -> None:
+    demo = demo_inputs()
+    ledger = tmp_path / "ledger.duckdb"
+    before = prelaunch.prelaunch_estimate(
+        plan=demo.plan, pilot_logs=demo.pilot_logs, gain=0.2, gain_uncertainty=0.05,
+        ledger=ledger, report_root=tmp_path,
+    )  # fmt: skip
+    after = weekly.weekly_review(
+        plan=demo.plan, sacct=demo.sacct, registry=demo.registry, progress=demo.progress,
+        manifest=demo.manifest, week="2026-W47", cluster=DEMO_CLUSTER, ledger=ledger,
+        report_root=tmp_path,
+    )  # fmt: skip
+    # One MFU per campaign: the pilot's, chosen before launch, prices the plan every week.
+    assert (after["mfu"], after["mfu_source"]) == (before["mfu"], "pilot")
+    assert after["planned_gpu_hours"] == before["planned_gpu_hours"]
+    for summary in (before, after):
+        page = Path(summary["report"]).read_text(encoding="utf-8")
+        assert f"Main-run MFU: {float(before['mfu']):.3g} (pilot)." in page

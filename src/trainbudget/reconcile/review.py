@@ -22,6 +22,7 @@ from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tr
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
@@ -90,8 +91,10 @@ def review(
     plan: Plan | None,
     week: Week | None = None,
     clock_tolerance_s: int = 300,
+    planned: CampaignEstimate | None = None,
 ) -> Review:
-    """Reconcile everything landed (the week's jobs; variance to the week's end)."""
+    """Reconcile everything landed (the week's jobs; variance to the week's end) against
+    `plan`, priced as `planned` when given (the campaign's MFU)."""
     session = Session(ledger)
     for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
         session.build(name)
@@ -116,7 +119,8 @@ def review(
     f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
     variance = None
     if plan is not None:
-        variance = plan_variance(plan, {c: r["allocated"] for c, r in by_class.items()}, f)
+        actual = {c: r["allocated"] for c, r in by_class.items()}
+        variance = plan_variance(plan, actual, f, planned)
         if f is not None:
             ledger.execute(
                 "reconcile/calibrate/measured_failure_upsert",

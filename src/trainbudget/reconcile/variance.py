@@ -17,6 +17,7 @@ from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.estimate.sensitivity import campaign_gpu_hours
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.plan import Plan
 
 SECONDS_PER_HOUR = Decimal(3600)
@@ -40,9 +41,14 @@ def plan_variance(
     plan: Plan,
     actual_by_class: dict[str, int],
     failure_fraction: Decimal | None,
+    planned: CampaignEstimate | None = None,
 ) -> dict[str, Any]:
-    """Variance per work class and for the campaign; `actual_by_class` in GPU-seconds."""
-    estimate = campaign_estimate(plan)
+    """Variance per work class and for the campaign; `actual_by_class` in GPU-seconds.
+
+    `planned` is the plan priced with the campaign's MFU (estimate/mfu_rule.py); without it
+    the plan is priced on its own.
+    """
+    estimate = planned or campaign_estimate(plan)
     price = plan.prices.gpu_hour_usd
     planned: dict[str, Decimal] = {}
     for line in estimate.lines:
@@ -68,8 +74,11 @@ def plan_variance(
             }
         )
     planned_total = sum(planned.values(), Decimal(0))
+    main = estimate.main
     return {
         "campaign": plan.campaign,
+        "main_mfu": None if main is None else main.mfu,
+        "main_mfu_source": None if main is None else main.mfu_source,
         "by_work_class": rows,
         "planned_gpu_hours": planned_total,
         "actual_gpu_hours": spent,
