@@ -152,7 +152,7 @@ def take_invalid_rows(
         return []
     bad = dict(invalid_rows(con, rules, where=where, params=params))
     table = _ident(rules.table)
-    chosen = f"source_id = $source_id AND list_contains($lines, source_line)"
+    chosen = "source_id = $source_id AND list_contains($lines, source_line)"
     lines = {**params, "lines": list(bad)}
     raws = con.execute(
         f"SELECT source_line, CAST(to_json(t) AS VARCHAR) FROM {table} t WHERE {chosen}", lines

@@ -128,8 +128,14 @@ REGISTRY_RULES = TableRules(
         FieldRule("cluster"),
         FieldRule("experiment_id", nullable=False),
         FieldRule("work_class", nullable=False, isin=WORK_CLASSES),
-        *_optional("code_revision", "data_snapshot", "result_valid", "diagnosed_cause",
-                   "cause_addressed", "extra_json"),  # fmt: skip
+        *_optional(
+            "code_revision",
+            "data_snapshot",
+            "result_valid",
+            "diagnosed_cause",
+            "cause_addressed",
+            "extra_json",
+        ),
         *_PROVENANCE,
     ),
 )
