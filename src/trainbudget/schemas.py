@@ -2,13 +2,30 @@
 
 Validate eager DataFrames: on a LazyFrame Pandera checks only the schema, not the data.
 Each model says which stage produces it and which consume it.
+
+The ledger's landed tables (sacct rows, progress, registry, manifest) and the review's job
+accounting stay in DuckDB: their field checks are declared once in `quality.rules`, these
+models take them from there (`_field`), and `quality.relation` validates the DuckDB table in
+place with the same rules (`rules_of` reads any model's checks back, for the tests).
 """
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from typing import Any
+
 import pandera.polars as pa
 import polars as pl
 
+from trainbudget.quality.rules import (
+    JOB_ACCOUNTING_RULES,
+    MANIFEST_RULES,
+    PROGRESS_EVENTS_RULES,
+    REGISTRY_RULES,
+    SACCT_ROWS,
+    FieldRule,
+    TableRules,
+)
 from trainbudget.work_classes import WORK_CLASSES
 
 
@@ -105,3 +122,149 @@ class AblationPoint(pa.DataFrameModel):
 
     class Config:
         strict = True
+
+
+# --- the ledger's landed tables and the review's hand-off, from quality.rules -------------
+
+
+def _field(rules: TableRules, column: str) -> Any:
+    return pa.Field(**rules.rule(column).field_kwargs())
+
+
+class SacctRow(pa.DataFrameModel):
+    """reconcile/land → ledger `sacct_rows` → reconcile/review: one sacct line (allocation
+    or step). Seconds and GPU counts are whole numbers; times are UTC."""
+
+    cluster: str = _field(SACCT_ROWS, "cluster")
+    job_id: str = _field(SACCT_ROWS, "job_id")
+    step: str = _field(SACCT_ROWS, "step")
+    job_id_raw: str = _field(SACCT_ROWS, "job_id_raw")
+    name: str = _field(SACCT_ROWS, "name")
+    account: str = _field(SACCT_ROWS, "account")
+    partition: str = _field(SACCT_ROWS, "partition")
+    state: str = _field(SACCT_ROWS, "state")
+    state_text: str = _field(SACCT_ROWS, "state_text")
+    exit_status: int = _field(SACCT_ROWS, "exit_status")
+    exit_signal: int = _field(SACCT_ROWS, "exit_signal")
+    elapsed_seconds: int = _field(SACCT_ROWS, "elapsed_seconds")
+    elapsed_text: str = _field(SACCT_ROWS, "elapsed_text")
+    submit_time: datetime = _field(SACCT_ROWS, "submit_time")
+    start_time: datetime = _field(SACCT_ROWS, "start_time")
+    end_time: datetime = _field(SACCT_ROWS, "end_time")
+    gpus: int = _field(SACCT_ROWS, "gpus")
+    gpu_type: str = _field(SACCT_ROWS, "gpu_type")
+    alloc_mem_bytes: int = _field(SACCT_ROWS, "alloc_mem_bytes")
+    alloc_cpus: int = _field(SACCT_ROWS, "alloc_cpus")
+    nnodes: int = _field(SACCT_ROWS, "nnodes")
+    alloc_tres: str = _field(SACCT_ROWS, "alloc_tres")
+    req_tres: str = _field(SACCT_ROWS, "req_tres")
+    source_id: int = _field(SACCT_ROWS, "source_id")
+    source_line: int = _field(SACCT_ROWS, "source_line")
+
+    @pa.dataframe_check(name="end not before start")
+    def _end_not_before_start(cls, data):
+        start, end = pl.col("start_time"), pl.col("end_time")
+        return data.lazyframe.select(start.is_null() | end.is_null() | (end >= start))
+
+    class Config:
+        strict = True
+
+
+class _Provenance(pa.DataFrameModel):
+    source_id: int = _field(REGISTRY_RULES, "source_id")
+    source_path: str = _field(REGISTRY_RULES, "source_path")
+    source_line: int = _field(REGISTRY_RULES, "source_line")
+    source_sha256: str = _field(REGISTRY_RULES, "source_sha256")
+    landed_at: datetime = _field(REGISTRY_RULES, "landed_at")
+
+
+class ProgressEvent(_Provenance):
+    """reconcile/land → ledger `progress_events` → reconcile/review: one application event."""
+
+    job_id: str = _field(PROGRESS_EVENTS_RULES, "job_id")
+    event_time: datetime = _field(PROGRESS_EVENTS_RULES, "event_time")
+    event: str = _field(PROGRESS_EVENTS_RULES, "event")
+    step: int = _field(PROGRESS_EVENTS_RULES, "step")
+    resumed_from_step: int = _field(PROGRESS_EVENTS_RULES, "resumed_from_step")
+    accepted: bool = _field(PROGRESS_EVENTS_RULES, "accepted")
+    raw_json: str = _field(PROGRESS_EVENTS_RULES, "raw_json")
+
+    class Config:
+        strict = True
+
+
+class RegistryRow(_Provenance):
+    """reconcile/land → ledger `registry` → reconcile/review: job id → experiment and class."""
+
+    job_id: str = _field(REGISTRY_RULES, "job_id")
+    cluster: str = _field(REGISTRY_RULES, "cluster")
+    experiment_id: str = _field(REGISTRY_RULES, "experiment_id")
+    work_class: str = _field(REGISTRY_RULES, "work_class")
+    code_revision: str = _field(REGISTRY_RULES, "code_revision")
+    data_snapshot: str = _field(REGISTRY_RULES, "data_snapshot")
+    result_valid: bool = _field(REGISTRY_RULES, "result_valid")
+    diagnosed_cause: str = _field(REGISTRY_RULES, "diagnosed_cause")
+    cause_addressed: bool = _field(REGISTRY_RULES, "cause_addressed")
+    extra_json: str = _field(REGISTRY_RULES, "extra_json")
+
+    class Config:
+        strict = True
+
+
+class ManifestRow(_Provenance):
+    """reconcile/land → ledger `manifest` → review, gates/retention: one retained artifact."""
+
+    artifact_id: str = _field(MANIFEST_RULES, "artifact_id")
+    experiment_id: str = _field(MANIFEST_RULES, "experiment_id")
+    job_id: str = _field(MANIFEST_RULES, "job_id")
+    step: int = _field(MANIFEST_RULES, "step")
+    size_bytes: int = _field(MANIFEST_RULES, "size_bytes")
+    created: datetime = _field(MANIFEST_RULES, "created")
+    role: str = _field(MANIFEST_RULES, "role")
+    retain_until: date = _field(MANIFEST_RULES, "retain_until")
+    extra_json: str = _field(MANIFEST_RULES, "extra_json")
+
+    class Config:
+        strict = True
+
+
+class JobAccounting(pa.DataFrameModel):
+    """reconcile/review → report, gates (temp table `job_accounting`): one allocation with
+    its GPU-seconds split into the four classes, which sum to the allocation."""
+
+    alloc_id: int = _field(JOB_ACCOUNTING_RULES, "alloc_id")
+    cluster: str = _field(JOB_ACCOUNTING_RULES, "cluster")
+    job_id: str = _field(JOB_ACCOUNTING_RULES, "job_id")
+    state: str = _field(JOB_ACCOUNTING_RULES, "state")
+    gpus: int = _field(JOB_ACCOUNTING_RULES, "gpus")
+    elapsed_seconds: int = _field(JOB_ACCOUNTING_RULES, "elapsed_seconds")
+    allocated_gpu_seconds: int = _field(JOB_ACCOUNTING_RULES, "allocated_gpu_seconds")
+    useful_gpu_seconds: int = _field(JOB_ACCOUNTING_RULES, "useful_gpu_seconds")
+    recovery_gpu_seconds: int = _field(JOB_ACCOUNTING_RULES, "recovery_gpu_seconds")
+    lost_gpu_seconds: int = _field(JOB_ACCOUNTING_RULES, "lost_gpu_seconds")
+    unverified_gpu_seconds: int = _field(JOB_ACCOUNTING_RULES, "unverified_gpu_seconds")
+    work_class: str = _field(JOB_ACCOUNTING_RULES, "work_class")
+    in_week: bool = _field(JOB_ACCOUNTING_RULES, "in_week")
+    to_date: bool = _field(JOB_ACCOUNTING_RULES, "to_date")
+
+    class Config:
+        strict = False
+
+
+_BOUNDS = {"greater_than_or_equal_to": "ge", "greater_than": "gt", "less_than_or_equal_to": "le"}
+
+
+def rules_of(model: type[pa.DataFrameModel]) -> tuple[FieldRule, ...]:
+    """Read a model's field checks back as FieldRules (nullable, ge/gt/le, isin); checks
+    the rules cannot say (str_length, finite, dataframe checks) are left out."""
+    out = []
+    for name, column in model.to_schema().columns.items():
+        bounds: dict[str, Any] = {}
+        for check in column.checks:
+            stats = check.statistics or {}
+            if check.name in _BOUNDS:
+                bounds[_BOUNDS[check.name]] = next(iter(stats.values()))
+            elif check.name == "isin":
+                bounds["isin"] = tuple(stats["allowed_values"])
+        out.append(FieldRule(name, nullable=column.nullable, **bounds))
+    return tuple(out)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
+from trainbudget.reconcile.fields import BIGINT_MAX, read_bool, read_date, read_int, read_time
 from trainbudget.reconcile.land import land_manifest, land_progress, land_registry
 from trainbudget.reconcile.live import sacct_command
 from trainbudget.reconcile.registry import WORK_CLASSES
@@ -136,3 +139,63 @@ def test_registry_row_with_extra_fields_is_quarantined(ledger, tmp_path: Path) -
     assert (landed.rows_landed, landed.rows_quarantined) == (2, 1)
     reasons = ledger.con.execute("SELECT source_line, reason, raw FROM quarantine").fetchall()
     assert reasons == [(3, "4 fields, the header has 3", "2,e1,main,surplus")]
+
+
+# --- the field readers: any value is read within range, or refused naming the field --------
+
+_ANY = st.one_of(
+    st.text(max_size=30),
+    st.text(alphabet="0123456789-+.eE_:TZ ", max_size=30),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_ANY)
+@example("1e400")  # float() reads inf: int(inf) raised OverflowError, not the field's error
+@example("99999999999999999999")  # past BIGINT: the insert failed
+@example(float("nan"))
+@example("0001-01-01T00:00:00+01:00")  # before year 1 in UTC
+def test_field_readers_read_in_range_or_refuse_with_the_field(value) -> None:
+    readers = [
+        (lambda v: read_int(v, "size_bytes"), lambda n: 0 <= n <= BIGINT_MAX),
+        (lambda v: read_int(v, "step", required=False), lambda n: n is None or n >= 0),
+        (lambda v: read_bool(v, "result_valid"), lambda b: b in (True, False, None)),
+        (lambda v: read_time(v, "created", zone_required=False),
+         lambda t: t.utcoffset() is not None and t.utcoffset().total_seconds() == 0),
+        (lambda v: read_date(v, "retain_until"), lambda d: d is None or isinstance(d, date)),
+    ]  # fmt: skip
+    for read, holds in readers:
+        try:
+            got = read(value)
+        except ValueError as exc:
+            assert str(exc).split(":")[0] in {"size_bytes", "step", "result_valid", "created",
+                                              "retain_until"}  # fmt: skip
+        else:
+            assert holds(got), (value, got)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(size=st.one_of(st.text(max_size=25), st.integers(-(2**66), 2**66).map(str)))
+def test_any_manifest_size_lands_in_range_or_is_quarantined(ledger, tmp_path, size: str) -> None:
+    size = size.replace(",", "").replace('"', "").replace("\n", "").replace("\r", "")
+    path = tmp_path / "manifest.csv"
+    path.write_text(
+        "artifact_id,experiment_id,job_id,step,size_bytes,created,role\n"
+        f"a1,e1,101,800,{size},2026-11-23T00:00:00Z,recovery\n",
+        encoding="utf-8",
+    )
+    ledger.con.execute("DELETE FROM sources; DELETE FROM manifest; DELETE FROM quarantine")
+    landed = land_manifest(ledger, path)
+    assert landed.rows_landed + landed.rows_quarantined == 1
+    if landed.rows_landed:
+        (got,) = ledger.con.execute("SELECT size_bytes FROM manifest").fetchone()
+        assert 0 <= got <= BIGINT_MAX
+    else:
+        (reason,) = ledger.con.execute("SELECT reason FROM quarantine").fetchone()
+        assert reason.startswith("size_bytes:")

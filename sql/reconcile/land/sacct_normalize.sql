@@ -7,6 +7,8 @@
 --      did not land. Parsing rules, from sacct(1):
 --      JobID  = base[_arraytask][+hetoffset][.step]; JobIDRaw may differ for array tasks;
 --      Elapsed = [DD-[HH:]]MM:SS (ElapsedRaw, in seconds, wins when present);
+--      ElapsedRaw is digits only and at least min_elapsed; End is not before Start; the GPU
+--      count is checked in sacct_lookup (bounds from quality.rules.SACCT_ROWS);
 --      times  = YYYY-MM-DDTHH:MM:SS in the cluster's zone, or None / Unknown;
 --      AllocTRES, State and ExitCode: parsed once per distinct combination in sacct_lookup
 --      (see there for their rules) and joined back, with the small table as the hash build.
@@ -117,6 +119,13 @@ SELECT lineno,
        CASE
            WHEN NOT id_ok THEN concat('JobID: not a Slurm job id: "', jobid, '"')
            WHEN r.state IS NULL THEN concat('State: not a Slurm state: "', state_raw, '"')
+           WHEN el_raw < getvariable('sacct_split').min_elapsed
+               THEN concat('ElapsedRaw: must be at least ', getvariable('sacct_split').min_elapsed,
+                           ' seconds, found ', el_raw)
+           -- Digits only: DuckDB's cast would also read 3600.5, 0x10 or 1_000.
+           WHEN coalesce(trim(elapsedraw), '') <> ''
+                AND (el_raw IS NULL OR ltrim(trim(elapsedraw), '0123456789') <> '')
+               THEN concat('ElapsedRaw: not a whole number of seconds: "', elapsedraw, '"')
            WHEN elapsed_s IS NULL
                THEN concat('Elapsed: expected [DD-[HH:]]MM:SS or ElapsedRaw seconds, got "',
                            coalesce(elapsed, elapsedraw, ''), '"')
@@ -126,6 +135,9 @@ SELECT lineno,
                THEN concat('Start: not a time: "', start, '"')
            WHEN end_ts IS NULL AND coalesce("end", '') NOT IN ('', 'None', 'Unknown')
                THEN concat('End: not a time: "', "end", '"')
+           WHEN r.gpu_problem IS NOT NULL THEN r.gpu_problem
+           WHEN end_ts < start_ts
+               THEN concat('End: "', "end", '" is before Start "', start, '"')
        END AS problem
 FROM counted c
 -- AllocTRES, State and ExitCode parsed once per distinct combination (sacct_lookup); the

@@ -1,6 +1,7 @@
 -- in: params $first_data_line, $field_count, $delim, one 1-based field position per column
 --     read ($i_jobid, ...; NULL when the export lacks that field), $cluster (default cluster
---     name), $tz (zone sacct printed its times in), $states (every Slurm state name)
+--     name), $tz (zone sacct printed its times in), $states (every Slurm state name),
+--     $min_gpus, $max_gpus, $min_elapsed (the bounds of quality.rules.SACCT_ROWS)
 -- out: the variable sacct_split, a struct of those parameters read by the sacct_parsed view
 --      (a view cannot hold prepared parameters; getvariable() is folded to a constant when
 --      the view is bound, so the split and the lookups stay constant-argument calls)
@@ -27,5 +28,8 @@ SET VARIABLE sacct_split = {
     'i_cluster': CAST($i_cluster AS INTEGER),
     'cluster': CAST($cluster AS VARCHAR),
     'tz': CAST($tz AS VARCHAR),
-    'states': CAST($states AS VARCHAR[])
+    'states': CAST($states AS VARCHAR[]),
+    'min_gpus': CAST($min_gpus AS BIGINT),
+    'max_gpus': CAST($max_gpus AS BIGINT),
+    'min_elapsed': CAST($min_elapsed AS BIGINT)
 };

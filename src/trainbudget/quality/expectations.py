@@ -4,6 +4,11 @@ Each dataset (a landed ledger table) has a list of `Expect` items naming a Great
 1.x expectation class and its arguments; `quality.checkpoint` turns them into GE suites. A
 review week is the (start, end) pair of `trainbudget.reconcile.week.week_bounds`. Kept free of
 GE imports so the rules can be read, tested and listed without loading GE (~10 s).
+
+The null, range and set expectations of a column are derived from the rules the landing
+enforces (`quality.rules`; for pilot steps, the PilotStep model), so the report and the gate
+check what landed against the same thresholds; what only a whole table can say (row count,
+uniqueness, freshness) is written here.
 """
 
 from __future__ import annotations
@@ -12,12 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from trainbudget.reconcile.progress import EVENTS as PROGRESS_EVENTS
-from trainbudget.reconcile.sacct_format import SLURM_STATES
-
-# One allocation of more GPUs than this is a parsing error, not a job (largest public
-# clusters schedule a few tens of thousands; a single job rarely asks for more than 32k).
-MAX_GPUS_PER_JOB = 32_768
+from trainbudget.quality.rules import PROGRESS_EVENTS_RULES, SACCT_ROWS, FieldRule, TableRules
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,33 @@ class DatasetSuite:
     expectations: tuple[Expect, ...]
 
 
-def _not_null(*columns: str) -> list[Expect]:
-    return [Expect("ExpectColumnValuesToNotBeNull", {"column": c}) for c in columns]
+def column_expectations(rules: tuple[FieldRule, ...], columns: tuple[str, ...]) -> list[Expect]:
+    """Not-null, in-set and between expectations of `columns`, from their declared rules."""
+    out: list[Expect] = []
+    for rule in (r for r in rules if r.column in columns):
+        if not rule.nullable:
+            out.append(Expect("ExpectColumnValuesToNotBeNull", {"column": rule.column}))
+        if rule.isin is not None:
+            out.append(
+                Expect(
+                    "ExpectColumnValuesToBeInSet",
+                    {"column": rule.column, "value_set": list(rule.isin)},
+                )
+            )
+        if rule.ge is not None or rule.gt is not None or rule.le is not None:
+            bounds: dict[str, Any] = {"column": rule.column}
+            if rule.ge is not None:
+                bounds["min_value"] = rule.ge
+            elif rule.gt is not None:
+                bounds.update(min_value=rule.gt, strict_min=True)
+            if rule.le is not None:
+                bounds["max_value"] = rule.le
+            out.append(Expect("ExpectColumnValuesToBeBetween", bounds))
+    return out
+
+
+def _columns(rules: TableRules, *columns: str) -> list[Expect]:
+    return column_expectations(rules.fields, columns)
 
 
 def _fresh(column: str, week: tuple[datetime, datetime]) -> Expect:
@@ -55,13 +80,7 @@ def sacct_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
         "sacct",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
-            *_not_null("cluster", "job_id", "state", "gpus", "elapsed_seconds"),
-            Expect("ExpectColumnValuesToBeInSet", {"column": "state", "value_set": SLURM_STATES}),
-            Expect(
-                "ExpectColumnValuesToBeBetween",
-                {"column": "gpus", "min_value": 0, "max_value": MAX_GPUS_PER_JOB},
-            ),
-            Expect("ExpectColumnValuesToBeBetween", {"column": "elapsed_seconds", "min_value": 0}),
+            *_columns(SACCT_ROWS, "cluster", "job_id", "state", "gpus", "elapsed_seconds"),
             Expect(
                 "ExpectCompoundColumnsToBeUnique",
                 {"column_list": ["cluster", "job_id", "submit_time"]},
@@ -77,13 +96,8 @@ def progress_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
         "progress",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
-            *_not_null("job_id", "event_time", "event"),
-            Expect(
-                "ExpectColumnValuesToBeInSet", {"column": "event", "value_set": PROGRESS_EVENTS}
-            ),
-            Expect("ExpectColumnValuesToBeBetween", {"column": "step", "min_value": 0}),
-            Expect(
-                "ExpectColumnValuesToBeBetween", {"column": "resumed_from_step", "min_value": 0}
+            *_columns(
+                PROGRESS_EVENTS_RULES, "job_id", "event_time", "event", "step", "resumed_from_step"
             ),
             Expect(
                 "ExpectCompoundColumnsToBeUnique",
@@ -96,20 +110,14 @@ def progress_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
 
 def pilot_suite() -> DatasetSuite:
     """Pilot step logs: positive step times and token counts, one row per (run, step)."""
+    from trainbudget.schemas import PilotStep, rules_of
+
+    columns = ("run_id", "step", "wall_seconds", "tokens", "gpus", "peak_memory_bytes")
     return DatasetSuite(
         "pilot",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
-            *_not_null("run_id", "step", "wall_seconds", "gpus"),
-            Expect(
-                "ExpectColumnValuesToBeBetween",
-                {"column": "wall_seconds", "min_value": 0, "strict_min": True},
-            ),
-            Expect("ExpectColumnValuesToBeBetween", {"column": "gpus", "min_value": 1}),
-            Expect("ExpectColumnValuesToBeBetween", {"column": "tokens", "min_value": 0}),
-            Expect(
-                "ExpectColumnValuesToBeBetween", {"column": "peak_memory_bytes", "min_value": 0}
-            ),
+            *column_expectations(rules_of(PilotStep), columns),
             Expect("ExpectCompoundColumnsToBeUnique", {"column_list": ["run_id", "step"]}),
         ),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 from datetime import UTC, date, datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import orjson
 
 from trainbudget.errors import InputError
 
+BIGINT_MAX = 2**63 - 1  # the ledger's BIGINT columns (step, size_bytes)
 _TRUE = {"true", "yes", "1", "y", "t"}
 _FALSE = {"false", "no", "0", "n", "f"}
 
@@ -34,7 +36,7 @@ def read_bool(value: Any, field: str) -> bool | None:
 
 
 def read_int(value: Any, field: str, *, required: bool = True) -> int | None:
-    """A non-negative integer (an integral float such as 800.0 is accepted)."""
+    """A non-negative integer that fits the ledger's BIGINT (an integral 800.0 is accepted)."""
     if value is None or (isinstance(value, str) and value.strip() == ""):
         if required:
             raise ValueError(f"{field}: required, but missing")
@@ -42,11 +44,13 @@ def read_int(value: Any, field: str, *, required: bool = True) -> int | None:
     if isinstance(value, bool):
         raise ValueError(f"{field}: expected an integer, got {value!r}")
     try:
-        number = float(value) if not isinstance(value, int) else value
-    except (TypeError, ValueError):
+        number = Decimal(value) if isinstance(value, int) else Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
         raise ValueError(f"{field}: expected an integer, got {value!r}") from None
-    if number != int(number) or number < 0:
-        raise ValueError(f"{field}: expected a non-negative integer, got {value!r}")
+    if not number.is_finite() or number != number.to_integral_value():
+        raise ValueError(f"{field}: expected a whole number, got {value!r}")
+    if not 0 <= number <= BIGINT_MAX:
+        raise ValueError(f"{field}: expected an integer from 0 to {BIGINT_MAX}, got {value!r}")
     return int(number)
 
 
@@ -68,7 +72,10 @@ def read_time(value: Any, field: str, *, zone_required: bool) -> datetime:
         if zone_required:
             raise ValueError(f"{field}: time {value!r} has no zone (add +00:00 or Z)")
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{field}: time {value!r} is outside the years 1 to 9999 in UTC") from None
 
 
 def read_date(value: Any, field: str) -> date | None:

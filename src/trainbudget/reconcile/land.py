@@ -2,7 +2,9 @@
 
 Re-landing the same file is a no-op (the ledger's content hash); a job seen again in another
 export (same cluster, job id, step and submit time) replaces its earlier row, so re-running a
-week changes nothing. Rejected rows go to quarantine with file, line and reason.
+week changes nothing. Rejected rows go to quarantine with file, line and reason: those the
+parsing rejects, and those that break a rule of `quality.rules` (checked in the ledger, one
+query per file), so whichever entry point lands a file, the same rows land.
 """
 
 from __future__ import annotations
@@ -14,6 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.quality.relation import take_invalid_rows
+from trainbudget.quality.rules import (
+    MANIFEST_RULES,
+    PROGRESS_EVENTS_RULES,
+    REGISTRY_RULES,
+    SACCT_ROWS,
+    TableRules,
+)
 from trainbudget.reconcile.fields import read_records
 from trainbudget.reconcile.manifest import manifest_row
 from trainbudget.reconcile.progress import land_progress_file
@@ -69,6 +79,14 @@ def land_sacct(
         ).fetchone()[0]
         staged = ledger.query("reconcile/land/sacct_data_lines")[0][0] - len(rejected)
         ledger.execute("reconcile/land/sacct_rejected", scan=landed < staged)
+        # What the parsing let through must hold every rule of SACCT_ROWS (one scan); a row
+        # that does not is quarantined with its text before it can replace an earlier row.
+        invalid = take_invalid_rows(ledger.con, SACCT_ROWS, source.source_id)
+        if invalid:
+            texts = dict(ledger.query("reconcile/land/sacct_line_texts",
+                                      linenos=[line for line, _, _ in invalid]))  # fmt: skip
+            ledger.quarantine_rows(source, [(n, texts.get(n, raw), why) for n, raw, why in invalid])
+            landed -= len(invalid)
         # A key repeated inside this file keeps its last line; the others are quarantined.
         if ledger.query("reconcile/land/sacct_has_duplicates", source_id=source.source_id)[0][0]:
             ledger.execute("reconcile/land/sacct_mark_duplicates", source_id=source.source_id)
@@ -92,7 +110,7 @@ def land_sacct(
 
 def land_registry(ledger: Ledger, path: Path) -> Landed:
     """Land an experiment registry (CSV or YAML)."""
-    return _land_records(ledger, path, "registry", "registry", registry_row)
+    return _land_records(ledger, path, "registry", REGISTRY_RULES, registry_row)
 
 
 def land_progress(ledger: Ledger, path: Path) -> Landed:
@@ -103,20 +121,23 @@ def land_progress(ledger: Ledger, path: Path) -> Landed:
         if source is None:
             return Landed(str(path), "progress", 0, 0, True)
         landed, quarantined = land_progress_file(ledger, source, path)
+        invalid = take_invalid_rows(ledger.con, PROGRESS_EVENTS_RULES, source.source_id)
+        ledger.quarantine_rows(source, invalid)
+        landed, quarantined = landed - len(invalid), quarantined + len(invalid)
         ledger.finish_source(source, landed)
     return Landed(str(path), "progress", landed, quarantined, False)
 
 
 def land_manifest(ledger: Ledger, path: Path) -> Landed:
     """Land an artifact manifest (CSV or JSONL)."""
-    return _land_records(ledger, path, "manifest", "manifest", manifest_row)
+    return _land_records(ledger, path, "manifest", MANIFEST_RULES, manifest_row)
 
 
 def _land_records(
     ledger: Ledger,
     path: Path,
     kind: str,
-    table: str,
+    rules: TableRules,
     validate: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> Landed:
     _check_readable(path)
@@ -124,18 +145,22 @@ def _land_records(
         source = ledger.begin_source(path, kind)
         if source is None:
             return Landed(str(path), kind, 0, 0, True)
-        good, bad = [], []
+        good, bad, texts = [], [], {}
         for line, record, raw in read_records(path):
+            texts[line] = raw
             try:
                 if isinstance(record, str):
                     raise ValueError(record)
                 good.append({**validate(record), **source.provenance(line)})
             except ValueError as exc:
                 bad.append((line, raw, str(exc)))
-        ledger.insert_rows(table, good)
-        ledger.quarantine_rows(source, bad)
-        ledger.finish_source(source, len(good))
-    return Landed(str(path), kind, len(good), len(bad), False)
+        ledger.insert_rows(rules.table, good)
+        invalid = take_invalid_rows(ledger.con, rules, source.source_id)
+        bad += [(line, texts[line], why) for line, _, why in invalid]
+        ledger.quarantine_rows(source, sorted(bad, key=lambda b: b[0]))
+        landed = len(good) - len(invalid)
+        ledger.finish_source(source, landed)
+    return Landed(str(path), kind, landed, len(bad), False)
 
 
 def _check_readable(path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.quality.rules import SACCT_ROWS
 from trainbudget.reconcile.sacct_format import (
     FREE_TEXT_FIELDS,
     SLURM_STATES,
@@ -173,17 +174,22 @@ def normalize_stage(
     cluster_tz: str,
     layout: TextLayout | None = None,
 ) -> list[Rejected]:
-    """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing.
+    """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing and
+    the range checks of quality.rules.SACCT_ROWS (GPU count, elapsed, End after Start).
 
     One scan (`sacct_strings`) finds the distinct AllocTRES, State and ExitCode strings, parsed
     once (`sacct_lookup`), and the lines whose field count is not the header's; those are
     rejoined with `layout` (`sacct_repaired`) or returned as rejected.
     """
+    gpus, elapsed = SACCT_ROWS.rule("gpus"), SACCT_ROWS.rule("elapsed_seconds")
     ledger.execute(
         "reconcile/land/sacct_split_params",
         cluster=cluster,
         tz=cluster_tz,
         states=list(SLURM_STATES),
+        min_gpus=gpus.ge,
+        max_gpus=gpus.le,
+        min_elapsed=elapsed.ge,
         **split,
     )
     ledger.execute("reconcile/land/sacct_strings")

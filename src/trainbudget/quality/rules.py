@@ -1,0 +1,185 @@
+"""The range, null and set rules of every landed table, declared once, as plain data.
+
+The Pandera models of `trainbudget.schemas` take their field checks from these tables, the
+Great Expectations suites (`quality.expectations`) are derived from them, and the landing
+checks them where rows enter the ledger: the SQL of sql/reconcile/ gets its bounds from here,
+and `quality.relation` turns the same rules into one DuckDB query over a landed relation, so a
+row that breaks a rule is quarantined whether the CLI or a flow landed it. Import-free (no
+Pandera, no GE): the landing path reads these without loading either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trainbudget.gates.retention import ROLES
+from trainbudget.reconcile.progress import EVENTS as PROGRESS_EVENTS
+from trainbudget.reconcile.sacct_format import SLURM_STATES
+from trainbudget.work_classes import WORK_CLASSES
+
+# One allocation of more GPUs than this is a parsing error, not a job: the largest training
+# jobs published run on some 100,000 GPUs.
+MAX_GPUS_PER_JOB = 1_000_000
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """One column: may it be null, its bounds (ge/gt/le inclusive or strict), allowed values."""
+
+    column: str
+    nullable: bool = True
+    ge: int | float | None = None
+    gt: int | float | None = None
+    le: int | float | None = None
+    isin: tuple[str, ...] | None = None
+
+    def field_kwargs(self) -> dict[str, Any]:
+        """The arguments of `pandera.Field` that declare this rule."""
+        checks = {k: getattr(self, k) for k in ("ge", "gt", "le", "isin")}
+        return {"nullable": self.nullable, **{k: v for k, v in checks.items() if v is not None}}
+
+
+@dataclass(frozen=True)
+class RowRule:
+    """A rule across columns: its name and the DuckDB condition that is true on a bad row."""
+
+    name: str
+    fails_when: str
+    reason_sql: str  # a DuckDB string expression naming the fields and values
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """The rules of one table; `strict`: the table has exactly these columns."""
+
+    table: str
+    fields: tuple[FieldRule, ...]
+    rows: tuple[RowRule, ...] = field(default_factory=tuple)
+    strict: bool = True
+
+    def rule(self, column: str) -> FieldRule:
+        """The rule of one column (KeyError when the table has none)."""
+        for item in self.fields:
+            if item.column == column:
+                return item
+        raise KeyError(f"{self.table} has no column {column!r}")
+
+
+def _required(*columns: str) -> tuple[FieldRule, ...]:
+    return tuple(FieldRule(c, nullable=False) for c in columns)
+
+
+def _optional(*columns: str) -> tuple[FieldRule, ...]:
+    return tuple(FieldRule(c) for c in columns)
+
+
+_PROVENANCE = (*_required("source_id", "source_path"), FieldRule("source_line", ge=1),
+               *_required("source_sha256", "landed_at"))  # fmt: skip
+
+SACCT_ROWS = TableRules(
+    "sacct_rows",
+    (
+        *_required("cluster", "job_id"),
+        FieldRule("step"),
+        FieldRule("job_id_raw", nullable=False),
+        *_optional("name", "account", "partition"),
+        FieldRule("state", nullable=False, isin=SLURM_STATES),
+        FieldRule("state_text", nullable=False),
+        *_optional("exit_status", "exit_signal"),
+        FieldRule("elapsed_seconds", nullable=False, ge=0),
+        *_optional("elapsed_text", "submit_time", "start_time", "end_time"),
+        FieldRule("gpus", nullable=False, ge=0, le=MAX_GPUS_PER_JOB),
+        FieldRule("gpu_type"),
+        FieldRule("alloc_mem_bytes", ge=0),
+        FieldRule("alloc_cpus", ge=0),
+        FieldRule("nnodes", ge=0),
+        *_optional("alloc_tres", "req_tres"),
+        FieldRule("source_id", nullable=False),
+        FieldRule("source_line", ge=1),
+    ),
+    (
+        RowRule(
+            "end not before start",
+            "end_time < start_time",
+            "concat('End: ', strftime(end_time, '%Y-%m-%dT%H:%M:%SZ'), ' is before Start ', "
+            "strftime(start_time, '%Y-%m-%dT%H:%M:%SZ'))",
+        ),
+    ),
+)
+
+PROGRESS_EVENTS_RULES = TableRules(
+    "progress_events",
+    (
+        *_required("job_id", "event_time"),
+        FieldRule("event", nullable=False, isin=PROGRESS_EVENTS),
+        FieldRule("step", ge=0),
+        FieldRule("resumed_from_step", ge=0),
+        FieldRule("accepted"),
+        FieldRule("raw_json", nullable=False),
+        *_PROVENANCE,
+    ),
+)
+
+REGISTRY_RULES = TableRules(
+    "registry",
+    (
+        FieldRule("job_id", nullable=False),
+        FieldRule("cluster"),
+        FieldRule("experiment_id", nullable=False),
+        FieldRule("work_class", nullable=False, isin=WORK_CLASSES),
+        *_optional(
+            "code_revision",
+            "data_snapshot",
+            "result_valid",
+            "diagnosed_cause",
+            "cause_addressed",
+            "extra_json",
+        ),
+        *_PROVENANCE,
+    ),
+)
+
+MANIFEST_RULES = TableRules(
+    "manifest",
+    (
+        FieldRule("artifact_id", nullable=False),
+        *_optional("experiment_id", "job_id"),
+        FieldRule("step", ge=0),
+        FieldRule("size_bytes", nullable=False, ge=0),
+        FieldRule("created", nullable=False),
+        FieldRule("role", nullable=False, isin=ROLES),
+        *_optional("retain_until", "extra_json"),
+        *_PROVENANCE,
+    ),
+)
+
+_SECONDS = ("useful_gpu_seconds", "recovery_gpu_seconds", "lost_gpu_seconds",
+            "unverified_gpu_seconds")  # fmt: skip
+
+# The review's hand-off to the report and the gates (temp table job_accounting); it carries
+# every allocation column besides these, so it is not strict.
+JOB_ACCOUNTING_RULES = TableRules(
+    "job_accounting",
+    (
+        FieldRule("alloc_id", nullable=False, ge=1),
+        *_required("cluster", "job_id"),
+        SACCT_ROWS.rule("state"),
+        SACCT_ROWS.rule("gpus"),
+        SACCT_ROWS.rule("elapsed_seconds"),
+        FieldRule("allocated_gpu_seconds", nullable=False, ge=0),
+        *(FieldRule(c, nullable=False, ge=0) for c in _SECONDS),
+        FieldRule("work_class", nullable=False, isin=(*WORK_CLASSES, "untracked", "unknown")),
+        *_required("in_week", "to_date"),
+    ),
+    (
+        RowRule(
+            "classes sum to the allocation",
+            f"{' + '.join(_SECONDS)} <> allocated_gpu_seconds",
+            "concat('job ', job_id, ': useful + recovery + lost + unverified GPU-seconds = ', "
+            f"CAST({' + '.join(_SECONDS)} AS VARCHAR), ', allocated ', "
+            "CAST(allocated_gpu_seconds AS VARCHAR))",
+        ),
+    ),
+    strict=False,
+)

@@ -1,0 +1,79 @@
+"""The Pandera models of the ledger tables hold the declared rules, and the DuckDB tables are
+validated in place against them (issue 14, item 3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pandera.polars as pa
+import polars as pl
+import pytest
+
+from trainbudget.quality.relation import relation_violations
+from trainbudget.quality.rules import (
+    JOB_ACCOUNTING_RULES,
+    MANIFEST_RULES,
+    MAX_GPUS_PER_JOB,
+    PROGRESS_EVENTS_RULES,
+    REGISTRY_RULES,
+    SACCT_ROWS,
+)
+from trainbudget.schemas import (
+    JobAccounting,
+    ManifestRow,
+    ProgressEvent,
+    RegistryRow,
+    SacctRow,
+    rules_of,
+)
+
+
+@pytest.mark.parametrize(
+    ("model", "rules"),
+    [
+        (SacctRow, SACCT_ROWS),
+        (ProgressEvent, PROGRESS_EVENTS_RULES),
+        (RegistryRow, REGISTRY_RULES),
+        (ManifestRow, MANIFEST_RULES),
+        (JobAccounting, JOB_ACCOUNTING_RULES),
+    ],
+)
+def test_each_model_declares_exactly_its_table_rules(model, rules) -> None:
+    assert {r.column: r for r in rules_of(model)} == {r.column: r for r in rules.fields}
+
+
+def test_the_gpu_bound_reaches_the_model() -> None:
+    (gpus,) = [r for r in rules_of(SacctRow) if r.column == "gpus"]
+    assert (gpus.ge, gpus.le, gpus.nullable) == (0, MAX_GPUS_PER_JOB, False)
+
+
+def _sacct_frame(**changes: object) -> pl.DataFrame:
+    row = {
+        "cluster": "c", "job_id": "1", "step": None, "job_id_raw": "1", "name": "t",
+        "account": "p", "partition": "gpu", "state": "COMPLETED", "state_text": "COMPLETED",
+        "exit_status": 0, "exit_signal": 0, "elapsed_seconds": 3600, "elapsed_text": "01:00:00",
+        "submit_time": datetime(2026, 11, 23), "start_time": datetime(2026, 11, 23),
+        "end_time": datetime(2026, 11, 23, 1), "gpus": 8, "gpu_type": None,
+        "alloc_mem_bytes": 1, "alloc_cpus": 8, "nnodes": 1, "alloc_tres": "gres/gpu=8",
+        "req_tres": None, "source_id": 1, "source_line": 2,
+    }  # fmt: skip
+    row.update(changes)
+    schema = {k: pl.String for k, v in row.items() if v is None}
+    return pl.DataFrame([row], schema_overrides=schema)
+
+
+def test_sacct_model_refuses_a_frame_the_landing_would_quarantine() -> None:
+    SacctRow.validate(_sacct_frame())
+    for bad in ({"gpus": -8}, {"elapsed_seconds": -3600}, {"gpus": MAX_GPUS_PER_JOB + 1},
+                {"state": "EXPLODED"}, {"end_time": datetime(2026, 11, 22)}):  # fmt: skip
+        with pytest.raises(pa.errors.SchemaError):
+            SacctRow.validate(_sacct_frame(**bad))
+
+
+def test_a_missing_or_undeclared_column_is_named(ledger) -> None:
+    ledger.con.execute("CREATE TEMP TABLE job_accounting AS SELECT 1 AS alloc_id")
+    missing = {v.rule for v in relation_violations(ledger.con, JOB_ACCOUNTING_RULES)}
+    assert "missing column gpus" in missing
+    ledger.con.execute("ALTER TABLE sacct_rows ADD COLUMN surprise INTEGER")
+    found = [v.rule for v in relation_violations(ledger.con, SACCT_ROWS)]
+    assert found == ["undeclared column surprise"]
