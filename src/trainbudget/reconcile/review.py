@@ -15,6 +15,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.quality.relation import require_valid
+from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
@@ -110,6 +112,9 @@ def review(
     session.build(
         "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )
+    # The hand-off to the gates and the report holds its declared rules (schemas.JobAccounting),
+    # checked in DuckDB in one scan; a broken rule is a defect, not bad input.
+    require_valid(ledger.con, JOB_ACCOUNTING_RULES)
     totals_row = session.records("reconcile/summarize/totals")[0]
     totals = {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE} | {
         "jobs": totals_row["jobs"]
