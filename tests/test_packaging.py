@@ -114,3 +114,10 @@ def test_sdist_carries_what_its_tests_read(sdist_files: dict[str, bytes]) -> Non
     for root in ("examples", "tools"):
         for name, data in _tree(REPO_ROOT / root).items():
             assert sdist_files.get(f"{root}/{name}") == data, f"{root}/{name}"
+
+
+def test_wheel_ships_the_one_deployment_declaration(wheel_files: dict[str, bytes]) -> None:
+    # `trainbudget serve` reads deploy/prefect.yaml from the installed package.
+    declared = (REPO_ROOT / "deploy" / "prefect.yaml").read_bytes()
+    assert wheel_files["trainbudget/deploy/prefect.yaml"] == declared
+    assert "trainbudget/flows/deployments.py" in wheel_files
