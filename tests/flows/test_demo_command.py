@@ -10,11 +10,6 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
-def _outcomes(summary: dict) -> dict[str, str]:
-    """gate → outcome from a run summary's `gates` list (one retry gate per failed job)."""
-    return {g["gate"]: g["outcome"] for g in summary["gates"]}
-
-
 class _Links(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
@@ -24,12 +19,17 @@ class _Links(HTMLParser):
         self.hrefs += [v for k, v in attrs if k == "href" and v]
 
 
+def outcomes(summary: dict) -> dict[str, str]:
+    """gate → outcome from a run summary's `gates` list (one retry gate per failed job)."""
+    return {g["gate"]: g["outcome"] for g in summary["gates"]}
+
+
 def test_demo_writes_both_reports_and_an_index(cli, tmp_path: Path) -> None:
     out = tmp_path / "trainbudget-demo"
     result = cli("demo", "--out", str(out), "--json", cwd=tmp_path)
     assert result.code == 0, result.stderr
     payload = result.json()
-    assert _outcomes(payload["prelaunch"]) == {"admission": "admit", "decision": "run"}
+    assert outcomes(payload["prelaunch"]) == {"admission": "admit", "decision": "run"}
     assert payload["weekly_review"]["week"] == "2026-W47"
     index = Path(payload["index"])
     assert index == (out / "index.html").resolve()

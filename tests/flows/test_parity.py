@@ -117,3 +117,42 @@ def test_the_weekly_review_prices_the_plan_with_the_prelaunch_mfu(
     for summary in (before, after):
         page = Path(summary["report"]).read_text(encoding="utf-8")
         assert f"Main-run MFU: {float(before['mfu']):.3g} (pilot)." in page
+
+
+# Two impossible scheduler lines (issue 14): negative elapsed, and negative GPUs.
+BAD_LINES = (
+    "3901|3901|bad-elapsed|lm-team|gpu|COMPLETED|0:0|01:00:00|-3600|2026-11-17T07:55:00|"
+    "2026-11-17T08:00:00|2026-11-17T09:00:00|billing=16,cpu=16,gres/gpu=8,mem=128G,node=1|"
+    "billing=16,cpu=16,gres/gpu=8,mem=128G,node=1|1|16|\n"
+    "3902|3902|bad-gpus|lm-team|gpu|COMPLETED|0:0|01:00:00|3600|2026-11-17T07:55:00|"
+    "2026-11-17T08:00:00|2026-11-17T09:00:00|billing=16,cpu=16,gres/gpu=-8,mem=128G,node=1|"
+    "billing=16,cpu=16,gres/gpu=8,mem=128G,node=1|1|16|\n"
+)
+
+
+def test_a_bad_sacct_line_is_quarantined_alike_by_reconcile_and_the_flow(
+    prefect_harness, weekly, cli, tmp_path: Path
+) -> None:
+    demo = demo_inputs()
+    week = tmp_path / "sacct-2026-W47.psv"
+    week.write_text(demo.sacct[-1].read_text(encoding="utf-8") + BAD_LINES, encoding="utf-8")
+    summary = weekly.weekly_review(
+        plan=demo.plan, sacct=[week], week="2026-W47", cluster=DEMO_CLUSTER,
+        ledger=tmp_path / "flow.duckdb", report_root=tmp_path / "flow",
+    )  # fmt: skip
+    run = cli(
+        "reconcile", "--sacct", str(week), "--plan", str(demo.plan), "--week", "2026-W47",
+        "--cluster", DEMO_CLUSTER, "--ledger", str(tmp_path / "cli.duckdb"), "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert "2 rows quarantined" in run.stderr
+    flow_rows, cli_rows = (
+        ledger_rows(tmp_path / "flow.duckdb"),
+        ledger_rows(tmp_path / "cli.duckdb"),
+    )
+    assert cli_rows["quarantine"] == flow_rows["quarantine"]
+    lines = sorted(row for row in cli_rows["quarantine"] if "390" in repr(row))
+    assert len(lines) == 2, cli_rows["quarantine"]
+    totals = run.json()["totals"]
+    assert totals == orjson.loads(orjson.dumps(summary["totals"], default=float))
+    assert min(v for k, v in totals.items() if k.endswith("_gpu_hours")) >= 0

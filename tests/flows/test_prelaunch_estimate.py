@@ -17,7 +17,7 @@ E, A, B, ALPHA, BETA = 1.69, 406.4, 410.7, 0.34, 0.28
 TRUE_GAIN = DEMO_BASELINE_LOSS - (E + A / 1.3e9**ALPHA + B / 2.6e10**BETA)
 
 
-def _outcomes(summary: dict) -> dict[str, str]:
+def outcomes(summary: dict) -> dict[str, str]:
     """gate → outcome from a run summary's `gates` list (one retry gate per failed job)."""
     return {g["gate"]: g["outcome"] for g in summary["gates"]}
 
@@ -41,7 +41,7 @@ def _decision(ledger: Path, gate: str) -> tuple[str, dict, dict]:
 def test_demo_plan_is_admitted_and_worth_running(estimated) -> None:
     tmp_path, state = estimated
     assert state.is_completed(), state.message
-    assert _outcomes(state.result()) == {"admission": "admit", "decision": "run"}
+    assert outcomes(state.result()) == {"admission": "admit", "decision": "run"}
     _, inputs, _ = _decision(tmp_path / "trainbudget.duckdb", "admission")
     # Pilot MFU (≈0.40) re-derives the main run; every other line is fixed by the plan:
     # pilots 4·4·3 = 48, evaluation 11·2·2.5 = 55, diagnostics 2·1·1 = 2, retries 8·12 = 96.
@@ -94,7 +94,7 @@ def test_direct_gain_within_its_uncertainty_asks_for_more_data(
     )
     assert state.is_completed(), state.message
     # Seed 001: over budget defers; seed 004: a gain inside its uncertainty is ambiguous.
-    assert _outcomes(state.result()) == {"admission": "defer", "decision": "collect-more-data"}
+    assert outcomes(state.result()) == {"admission": "defer", "decision": "collect-more-data"}
     outcome, inputs_seen, _ = _decision(tmp_path / "ledger.duckdb", "admission")
     assert inputs_seen["budget_gpu_hours"] == 500 and outcome == "defer"
     assert not math.isnan(inputs_seen["estimated_gpu_hours"])

@@ -11,7 +11,7 @@ import pytest
 from trainbudget.demo_data import DEMO_CLUSTER, demo_inputs
 
 
-def _outcomes(summary: dict) -> dict[str, str]:
+def outcomes(summary: dict) -> dict[str, str]:
     """gate → outcome from a run summary's `gates` list (one retry gate per failed job)."""
     return {g["gate"]: g["outcome"] for g in summary["gates"]}
 
@@ -56,7 +56,7 @@ def test_review_completes_with_the_expected_gates(reviewed) -> None:
     # W47 holds only evaluation work, so the campaign stays within its 900 GPU-hour ceiling;
     # job 3006 failed with its cause marked addressed; recovery points older than 14 days
     # (the default retention) expire at the end of the week.
-    assert _outcomes(result) == {
+    assert outcomes(result) == {
         "continuation": "continue",
         "retry": "authorize",
         "retention": "expire",

@@ -1,0 +1,78 @@
+"""The weekly-review procedure as plain calls (no Prefect): the week, the summary, one landing
+for `reconcile` and the review, and a refused run that leaves the ledger as it was."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import orjson
+import pytest
+
+from trainbudget.demo_data import DEMO_CLUSTER, demo_inputs
+from trainbudget.errors import InputError
+from trainbudget.ledger import Ledger
+from trainbudget.quality.landed import DataQualityError
+from trainbudget.weekly import WeeklyInputs, previous_week, reconcile, run_weekly
+
+
+def _inputs(tmp_path: Path, week: str = "2026-W47") -> WeeklyInputs:
+    demo = demo_inputs()
+    return WeeklyInputs(
+        sacct=demo.sacct, registry=demo.registry, progress=demo.progress, manifest=demo.manifest,
+        plan=demo.plan, week=week, cluster=DEMO_CLUSTER, report_root=tmp_path / "reports",
+    )  # fmt: skip
+
+
+def test_previous_week_is_the_iso_week_before() -> None:
+    # Monday 2026-11-23 06:00 (week 48) reviews week 47; 2026-01-05 (W02) reviews 2026-W01.
+    assert previous_week(datetime(2026, 11, 23, 6, tzinfo=UTC)) == "2026-W47"
+    assert previous_week(datetime(2026, 1, 5, 6, tzinfo=UTC)) == "2026-W01"
+
+
+def test_run_weekly_writes_its_summary_beside_the_report(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, summary = run_weekly(_inputs(tmp_path), book)
+    folder = tmp_path / "reports" / "weekly-review-demo-1b-2026-W47"
+    written = orjson.loads((folder / "summary.json").read_bytes())
+    assert written == orjson.loads(orjson.dumps(summary, default=float))
+    assert (written["flow"], written["week"]) == ("weekly-review", "2026-W47")
+    assert [(g["gate"], g["outcome"]) for g in written["gates"]] == [
+        ("continuation", "continue"), ("retry", "authorize"), ("retention", "expire"),
+    ]  # fmt: skip
+    # No pre-launch run stored an MFU, so the plan's own 0.4 prices its main run.
+    assert (written["mfu"], written["mfu_source"]) == (0.4, "plan")
+    # W47: eleven evaluation jobs of 2 GPUs × 2.5 h, 3006 failed after 1 h, the re-run 3012.
+    assert summary["totals"]["allocated_gpu_hours"] == Decimal(10 * 5 + 2 + 5)
+    assert (folder / "report.html").is_file() and (folder / "jobs.json").is_file()
+    assert result.review.totals == summary["totals"]
+
+
+def test_reconcile_lands_and_reviews_the_same_week(tmp_path: Path) -> None:
+    with Ledger.open(tmp_path / "a.duckdb") as book:
+        weekly, _ = run_weekly(_inputs(tmp_path), book)
+    with Ledger.open(tmp_path / "b.duckdb") as book:
+        alone = reconcile(book, _inputs(tmp_path), tmp_path / "jobs.json")
+    assert alone.review.totals == weekly.review.totals
+    assert alone.review.variance == weekly.review.variance
+    assert alone.mfu == weekly.mfu
+    assert orjson.loads((tmp_path / "jobs.json").read_bytes()) == orjson.loads(
+        weekly.review.jobs_path.read_bytes()
+    )
+
+
+def test_a_failed_quality_check_keeps_nothing(tmp_path: Path) -> None:
+    # Reviewing 2026-W49 with data that ends in W47 breaks freshness.
+    with Ledger.open(tmp_path / "ledger.duckdb") as book, pytest.raises(DataQualityError):
+        run_weekly(_inputs(tmp_path, "2026-W49"), book)
+    with duckdb.connect(str(tmp_path / "ledger.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM sources").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM mfu_choices").fetchone() == (0,)
+
+
+def test_the_weekly_review_needs_a_plan(tmp_path: Path) -> None:
+    inputs = WeeklyInputs(sacct=demo_inputs().sacct, week="2026-W47")
+    with Ledger.open(tmp_path / "ledger.duckdb") as book, pytest.raises(InputError, match="plan"):
+        run_weekly(inputs, book)
