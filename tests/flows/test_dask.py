@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import duckdb
@@ -15,12 +16,13 @@ def test_task_runner_follows_the_environment(prelaunch, monkeypatch) -> None:
     from prefect.task_runners import ThreadPoolTaskRunner
     from prefect_dask import DaskTaskRunner
 
-    monkeypatch.delenv(prelaunch.DASK_ADDRESS_ENV, raising=False)
-    assert isinstance(prelaunch.task_runner(), ThreadPoolTaskRunner)
-    monkeypatch.setenv(prelaunch.DASK_ADDRESS_ENV, "local")
-    assert isinstance(prelaunch.task_runner(), DaskTaskRunner)
-    monkeypatch.setenv(prelaunch.DASK_ADDRESS_ENV, "tcp://scheduler:8786")
-    assert prelaunch.task_runner().address == "tcp://scheduler:8786"
+    support = sys.modules["flow_support"]  # loaded with the flows
+    monkeypatch.delenv(support.DASK_ADDRESS_ENV, raising=False)
+    assert isinstance(support.task_runner(), ThreadPoolTaskRunner)
+    monkeypatch.setenv(support.DASK_ADDRESS_ENV, "local")
+    assert isinstance(support.task_runner(), DaskTaskRunner)
+    monkeypatch.setenv(support.DASK_ADDRESS_ENV, "tcp://scheduler:8786")
+    assert support.task_runner().address == "tcp://scheduler:8786"
 
 
 @pytest.mark.slow
