@@ -260,7 +260,7 @@ def test_a_stop_rule_on_a_holdout_or_unknown_metric_exits_2(
     )
 )
 def test_flag_numbers_parse_exactly_and_negatives_are_refused(value) -> None:
-    from trainbudget.commands.gates import parse_amount
+    from trainbudget.cli.commands.gates import parse_amount
     from trainbudget.errors import InputError
 
     if value < 0:
@@ -272,7 +272,7 @@ def test_flag_numbers_parse_exactly_and_negatives_are_refused(value) -> None:
 
 @pytest.mark.parametrize("text", ["nan", "NaN", "inf", "-Infinity", "", "1,5", "two"])
 def test_flag_numbers_that_are_not_finite_numbers_are_refused(text) -> None:
-    from trainbudget.commands.gates import parse_amount
+    from trainbudget.cli.commands.gates import parse_amount
     from trainbudget.errors import InputError
 
     with pytest.raises(InputError, match=r"^--x: must be a"):

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import GpuTflopsOption, JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import GpuTflopsOption, JsonOption, LedgerOption, ledger_path
 
 
 def trace(

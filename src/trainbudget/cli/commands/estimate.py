@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import (
+from trainbudget.cli.options import (
     GpuOption,
     GpusOption,
     GpuTflopsOption,

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import (
+from trainbudget.cli.options import (
     GpuOption,
     GpusOption,
     GpuTflopsOption,
@@ -93,7 +93,7 @@ def decide(
     as_json: JsonOption = False,
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
-    from trainbudget.commands.gates import parse_amount
+    from trainbudget.cli.commands.gates import parse_amount
     from trainbudget.estimate.run_report import build_estimate
     from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
     from trainbudget.gates.audit import record_decision

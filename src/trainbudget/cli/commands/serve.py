@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 
 def serve(
@@ -43,7 +43,7 @@ def serve(
     as_json: JsonOption = False,
 ) -> None:
     """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
-    from trainbudget.commands._flows import load_flow_module
+    from trainbudget.cli.flows import load_flow_module
     from trainbudget.errors import InputError
     from trainbudget.ledger import resolve_ledger_path
     from trainbudget.output import emit

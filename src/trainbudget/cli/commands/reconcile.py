@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 FileList = Annotated[
     list[Path] | None,

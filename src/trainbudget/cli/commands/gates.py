@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
 from trainbudget.errors import InputError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 app = typer.Typer(help="Create and inspect the DuckDB ledger.", no_args_is_help=True)
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 
 def fit(
@@ -128,7 +128,7 @@ def fit(
     }
 
     def render(console):
-        from trainbudget.scaling.render import render_analysis
+        from trainbudget.cli.render.scaling import render_analysis
 
         render_analysis(console, payload)
 

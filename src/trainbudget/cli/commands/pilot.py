@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 
 def pilot(

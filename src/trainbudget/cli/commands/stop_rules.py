@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
 from trainbudget.errors import InputError
 
 
@@ -74,7 +74,7 @@ def stop_rules(
     """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
     from rich.markup import escape
 
-    from trainbudget.commands.gates import parse_amount
+    from trainbudget.cli.commands.gates import parse_amount
     from trainbudget.gates.audit import record_decision
     from trainbudget.gates.stop_rules import (
         EarlyStop,
