@@ -27,7 +27,7 @@ def demo(
     as_json: JsonOption = False,
 ) -> None:
     """Run the pre-launch flow and the weekly review on bundled sample data; print the report."""
-    from trainbudget.output import emit, stderr_console
+    from trainbudget.cli.output import emit, stderr_console
 
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PREFECT_HOME", str((out / ".prefect").resolve()))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from trainbudget.cli import options as parse
 from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.output import emit, warn
 
 
 def pilot(
@@ -49,8 +50,8 @@ def pilot(
     as_json: JsonOption = False,
 ) -> None:
     """Summarize pilot step logs per shape; measure MFU; land steps and statistics."""
+    from trainbudget.cli.render.pilot import render_pilot
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn
     from trainbudget.pilot.land import land_pilot
     from trainbudget.pilot.mix import parse_shape_mix
     from trainbudget.pilot.summary import PilotOptions
@@ -62,12 +63,12 @@ def pilot(
         accelerator = get_accelerator(gpu)
         accelerator.peak_flops_per_second(precision)  # an unknown precision fails early
     options = PilotOptions(
-        params=_positive("--params", params),
+        params=parse.positive("--params", params),
         gpu=gpu,
         precision=precision.lower(),
         shape_mix=parse_shape_mix(shape_mix or []),
         warmup_steps=warmup_steps,
-        train_tokens=_positive("--train-tokens", train_tokens),
+        train_tokens=parse.positive("--train-tokens", train_tokens),
     )
     if no_ledger:
         result = land_pilot(None, steplogs, options, accelerator)
@@ -86,89 +87,4 @@ def pilot(
         warn(note)
     if params is not None and gpu is None:
         warn("--params without --gpu: MFU needs the accelerator's peak; pass --gpu NAME")
-    emit(payload, as_json, lambda console: _render(console, payload))
-
-
-def _positive(option: str, text: str | None) -> Decimal | None:
-    """A positive number from the command line (7e9, 7000000000, 1.2e12)."""
-    if text is None:
-        return None
-    try:
-        value = Decimal(text.replace("_", "").replace(",", ""))
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite() or value <= 0:
-        from trainbudget.errors import InputError
-
-        raise InputError(f"{option}: must be a positive number, got {text!r}")
-    return value
-
-
-def _render(console: Any, payload: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    from trainbudget.output import fmt_number
-
-    table = Table(title=f"pilot: {payload['steps']:,} steps in {payload['runs']} run(s)")
-    for name in (
-        "seq x batch on GPUs",
-        "steps",
-        "median s",
-        "p95 s",
-        "max s",
-        "tokens/s",
-        "peak GiB",
-    ):
-        table.add_column(name, justify="right" if name != "seq x batch on GPUs" else "left")
-    table.add_column("MFU", justify="right")
-    table.add_column("mix", justify="right")
-    for b in payload["buckets"]:
-        shape = f"{b['seq_len']}x{b['batch_size']} on {b['gpus']}" + (
-            " *" if b["worst_case"] else ""
-        )
-        memory = b["peak_memory_bytes"]
-        table.add_row(
-            shape,
-            f"{b['steps']:,}",
-            fmt_number(b["median_step_seconds"], 3),
-            fmt_number(b["p95_step_seconds"], 3),
-            fmt_number(b["max_step_seconds"], 3),
-            fmt_number(b["tokens_per_second"], 0),
-            "–" if memory is None else fmt_number(memory / 2**30, 1),
-            "–" if b["mfu"] is None else f"{float(b['mfu']):.1%}",
-            f"{float(b['mix_fraction']):.0%}",
-        )
-    console.print(table)
-    if any(b["worst_case"] for b in payload["buckets"]):
-        console.print("* the worst-case shape of the declared mix")
-    mix = payload["shape_mix"]["source"]
-    console.print(
-        f"throughput over the {mix} mix: "
-        f"{fmt_number(payload['tokens_per_gpu_second'], 1)} tokens per GPU-second"
-    )
-    if payload["mfu"] is not None:
-        console.print(
-            f"measured MFU {float(payload['mfu']):.1%} against {payload['gpu']} "
-            f"{payload['precision']} peak (mfu_source: pilot)"
-        )
-    if payload["memory_headroom_bytes"] is not None:
-        console.print(
-            f"smallest memory headroom: {fmt_number(payload['memory_headroom_bytes'] / 2**30, 1)}"
-            f" GiB of {fmt_number(payload['memory_bytes'] / 2**30, 0)} GiB"
-        )
-    checkpoint = payload["checkpoint"]
-    if checkpoint:
-        size = checkpoint["max_bytes"]
-        console.print(
-            f"checkpoints: {checkpoint['writes']} write(s), median "
-            f"{fmt_number(checkpoint['median_seconds'], 2)} s"
-            + ("" if size is None else f", largest {fmt_number(size / 2**30, 2)} GiB")
-        )
-    if payload["projected_gpu_hours"] is not None:
-        console.print(
-            f"projected: {fmt_number(payload['projected_gpu_hours'], 1)} GPU-hours for "
-            f"{fmt_number(payload['train_tokens'], 0)} training tokens"
-        )
-    rejected = len(payload["rejected_rows"])
-    if rejected:
-        console.print(f"{rejected} row(s) rejected and quarantined (see warnings above)")
+    emit(payload, as_json, lambda console: render_pilot(console, payload))

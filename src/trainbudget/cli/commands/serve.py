@@ -44,9 +44,9 @@ def serve(
 ) -> None:
     """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
     from trainbudget.cli.flows import load_flow_module
+    from trainbudget.cli.output import emit
     from trainbudget.errors import InputError
     from trainbudget.ledger import resolve_ledger_path
-    from trainbudget.output import emit
     from trainbudget.plan import load_plan
 
     book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()

@@ -1,54 +1,16 @@
-"""The reconcile command's output: the JSON payload (public contract) and the rich render."""
+"""The reconcile stage on the terminal: GPU-hours by class, largest jobs, plan, diagnosis."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
-from trainbudget.output import dumps
+from rich.console import Console
+from rich.table import Table
+
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from trainbudget.reconcile.run import ReconcileResult
-
-
-def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
-    """Contract keys: jobs, totals, variance, diagnosis (DESIGN.md); the rest is detail."""
-    rv = result.review
-    start, end = result.week_bounds or (None, None)
-    return {
-        "week": result.week,
-        "week_start": start,
-        "week_end": end,
-        "landed": [vars(item) for item in result.landed],
-        "totals": rv.totals,
-        "variance": rv.variance,
-        "diagnosis": rv.diagnosis,
-        "breakdown": rv.breakdown,
-        "failure_fraction": rv.failure_fraction,
-        "estimate_audit": rv.audit,
-        "calibration": rv.calibration,
-    }
-
-
-def write_json(payload: dict[str, Any], jobs_path: Path, out: BinaryIO) -> None:
-    """Write `payload` plus `"jobs": <the array in jobs_path>` as one JSON object.
-
-    The jobs array (hundreds of MB for a million-line week) is copied from the file DuckDB
-    wrote instead of being parsed and re-serialised.
-    """
-    body = dumps({**payload, "jobs": None})
-    marker = b'"jobs":null}'
-    if not body.endswith(marker):
-        raise AssertionError("jobs must be the last key of the reconcile payload")
-    out.write(body[: -len(b"null}")])
-    with jobs_path.open("rb") as jobs:
-        shutil.copyfileobj(jobs, out, 1 << 20)
-    out.write(b"}\n")
-    out.flush()
 
 
 def _n(value: Any, places: int = 2) -> str:
@@ -57,8 +19,6 @@ def _n(value: Any, places: int = 2) -> str:
 
 def render_reconcile(console: Console, payload: dict[str, Any], result: ReconcileResult) -> None:
     """Totals, the largest jobs, actual versus plan, and the diagnosis in the seed's order."""
-    from rich.table import Table
-
     t = payload["totals"]
     scope = f"week {payload['week']}" if payload["week"] else "everything landed"
     console.print(

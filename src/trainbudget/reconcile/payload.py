@@ -1,0 +1,31 @@
+"""The `reconcile --json` payload of a ReconcileResult (public contract), without its jobs.
+
+The jobs array is written by DuckDB to a file; the command line streams it in as the last key
+(cli/output.py: emit_with_array) instead of parsing and re-serialising it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from trainbudget.reconcile.run import ReconcileResult
+
+
+def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
+    """Contract keys: jobs, totals, variance, diagnosis (DESIGN.md); the rest is detail."""
+    rv = result.review
+    start, end = result.week_bounds or (None, None)
+    return {
+        "week": result.week,
+        "week_start": start,
+        "week_end": end,
+        "landed": [vars(item) for item in result.landed],
+        "totals": rv.totals,
+        "variance": rv.variance,
+        "diagnosis": rv.diagnosis,
+        "breakdown": rv.breakdown,
+        "failure_fraction": rv.failure_fraction,
+        "estimate_audit": rv.audit,
+        "calibration": rv.calibration,
+    }
