@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.cli import options
 from trainbudget.errors import InputError
+from trainbudget.estimate.catalog import PRECISIONS, Accelerator, get_accelerator
+from trainbudget.estimate.exact import mul
+from trainbudget.estimate.run_payload import catalog_peak, estimate_payload
 
 if TYPE_CHECKING:
-    from trainbudget.estimate.catalog import Accelerator
     from trainbudget.estimate.mfu_sources import LedgerMfu
 
 
@@ -21,10 +23,6 @@ def resolve_peak(
     gpu: str | None, gpu_tflops: str | None, precision: str
 ) -> tuple[Accelerator | None, Decimal, str]:
     """The accelerator (if named), one GPU's dense peak FLOP/s and where the peak came from."""
-    from trainbudget.estimate.catalog import PRECISIONS, get_accelerator
-    from trainbudget.estimate.exact import mul
-    from trainbudget.estimate.run_payload import catalog_peak
-
     if precision.lower() not in PRECISIONS:
         raise InputError(f"--precision: must be one of {', '.join(PRECISIONS)}, got {precision!r}")
     accelerator = get_accelerator(gpu) if gpu else None
@@ -65,8 +63,6 @@ def build_estimate(
     `measured` is an MFU read from the ledger (`--mfu-from`); it replaces --mfu and the class
     default.
     """
-    from trainbudget.estimate.run_payload import estimate_payload
-
     n = options.positive("--params", params)
     t = options.at_least("--tokens", tokens, 1)
     gpu_count = options.count("--gpus", gpus, minimum=1)

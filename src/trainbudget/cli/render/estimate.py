@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
+
 _GIB = 1024**3
 
 
@@ -21,8 +23,6 @@ def _mfu_text(payload: dict[str, Any]) -> str:
 
 def render_estimate(console: Any, payload: dict[str, Any]) -> None:
     """The small table of seed 004 (FLOPs, wall hours, days, GPU-hours, $) and its assumptions."""
-    from rich.table import Table
-
     table = Table(title="training run estimate", show_header=True)
     table.add_column("quantity")
     table.add_column("value", justify="right")
@@ -69,8 +69,6 @@ def _n(value: Any, places: int = 1) -> str:
 
 def render_campaign(console: Any, payload: dict[str, Any]) -> None:
     """Lines, totals, storage, sensitivity grid, cadence, capacity and the ceiling verdict."""
-    from rich.table import Table
-
     lines = Table(title=f"campaign {payload['campaign']}: GPU-hours by work class")
     lines.add_column("line")
     lines.add_column("GPU-hours", justify="right")
