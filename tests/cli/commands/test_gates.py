@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 PLAN = REPO_ROOT / "examples" / "demo-7b.plan.yaml"
 SEED_ARGS = ["--budget-gpu-hours", "23", "--expected-interruptions", "2", "--json"]
 
