@@ -59,7 +59,7 @@ def reconcile(
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
     from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
-    from trainbudget.reconcile.payload import reconcile_payload
+    from trainbudget.reconcile.report import reconcile_payload
     from trainbudget.reconcile.run import ReconcileInputs, run_reconcile
 
     inputs = ReconcileInputs(
@@ -86,4 +86,5 @@ def reconcile(
         if as_json:
             emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
         else:
-            emit(payload, False, lambda console: render_reconcile(console, payload, result))
+            top_jobs = result.review.top_jobs
+            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from trainbudget.reconcile.variance import gpu_hours
 
-if TYPE_CHECKING:
-    from trainbudget.reconcile.run import ReconcileResult
-
 
 def _n(value: Any, places: int = 2) -> str:
     return "-" if value is None else f"{float(value):,.{places}f}"
 
 
-def render_reconcile(console: Console, payload: dict[str, Any], result: ReconcileResult) -> None:
-    """Totals, the largest jobs, actual versus plan, and the diagnosis in the seed's order."""
+def render_reconcile(
+    console: Console, payload: dict[str, Any], top_jobs: list[dict[str, Any]]
+) -> None:
+    """Totals, the largest jobs (the review's `top_jobs`, GPU-seconds), actual versus plan,
+    and the diagnosis in the seed's order."""
     t = payload["totals"]
     scope = f"week {payload['week']}" if payload["week"] else "everything landed"
     console.print(
@@ -51,7 +51,7 @@ def render_reconcile(console: Console, payload: dict[str, Any], result: Reconcil
         jobs.add_column(
             column, justify="left" if column in {"job", "state", "class", "flags"} else "right"
         )
-    for j in result.review.top_jobs:
+    for j in top_jobs:
         hours = (
             _n(gpu_hours(j[c])) for c in ("allocated", "useful", "recovery", "lost", "unverified")
         )
