@@ -33,7 +33,7 @@ mode, out = sys.argv[2], sys.argv[3]
 from pathlib import Path
 t = time.time()
 if mode == "prelaunch":
-    from trainbudget.commands._flows import load_flow_module
+    from trainbudget.cli.flows import load_flow_module
     params, _ = load_flow_module("demo_run").demo_parameters(Path(out))
     flow = load_flow_module("prelaunch_estimate").prelaunch_estimate
 else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,7 @@ QUICK_COMMANDS = [
         *("estimate", "--params", "7e9", "--tokens", "1e11", "--gpus", "8"),
         *("--gpu", "A100-80GB", "--mfu", "0.4", "--price", "1.50", "--json"),
     ],
+    ["campaign", str(REPO_ROOT / "examples" / "demo-7b.plan.yaml"), "--json"],
     [
         "admit",
         "--estimated-gpu-hours",
@@ -87,7 +89,12 @@ def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={"TRAINBUDGET_LEDGER": str(tmp_path / "l.duckdb"), "PATH": "/usr/bin:/bin"},
+        env={
+            "TRAINBUDGET_LEDGER": str(tmp_path / "l.duckdb"),
+            "PATH": "/usr/bin:/bin",
+            # The code under test, when it is not the installed one (a worktree's src/).
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        },
     )
     assert proc.returncode == 0, proc.stderr
     heavy_line = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]

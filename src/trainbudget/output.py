@@ -1,10 +1,11 @@
-"""Printing results: one JSON object on stdout with --json, else rich tables; notes on stderr."""
+"""JSON bytes with exact numbers (ledger columns and --json), and rounding for display.
+
+Printing to the terminal is the command line's (trainbudget.cli.output).
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -12,9 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from rich.console import Console
-
-stderr_console = Console(stderr=True, highlight=False)
 
 
 def _to_jsonable(value: Any) -> Any:
@@ -40,27 +38,6 @@ def dumps(payload: Any, *, indent: bool = False) -> bytes:
     if indent:
         option |= orjson.OPT_INDENT_2
     return orjson.dumps(payload, default=_to_jsonable, option=option)
-
-
-def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
-    """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
-    if as_json:
-        sys.stdout.buffer.write(dumps(payload) + b"\n")
-        sys.stdout.flush()
-    else:
-        render(Console(highlight=False))
-
-
-def working(message: str) -> AbstractContextManager[Any]:
-    """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
-    if not stderr_console.is_terminal:
-        return nullcontext()
-    return stderr_console.status(message, spinner="dots")
-
-
-def warn(message: str) -> None:
-    """A warning for the user, always on stderr so --json output stays clean."""
-    stderr_console.print(f"[yellow]warning:[/yellow] {message}", soft_wrap=True)
 
 
 def fmt_number(value: Any, places: int = 2) -> str:

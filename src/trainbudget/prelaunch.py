@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,9 +164,8 @@ def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]
     from trainbudget.pilot.summary import PilotOptions
     from trainbudget.plan import land_plan
     from trainbudget.quality.landed import check_pilot_inputs, require_quality
-    from trainbudget.trace.combine import assign_ranks, combine_ranks
+    from trainbudget.trace.combine import assign_ranks, choose_peak, combine_ranks
     from trainbudget.trace.land import land_summaries
-    from trainbudget.trace.peak import peak_for
 
     plan = prepared.plan
     with ledger.transaction():
@@ -177,9 +177,11 @@ def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]
         quality = require_quality(check_pilot_inputs(ledger, docs, prepared.run_name))
         payload, warnings = None, []
         if summaries:
-            peak = peak_for(
-                summaries, gpu=main.gpu, gpu_tflops=main.gpu_tflops, precision=main.precision
-            )
+            tflops = None if main.gpu_tflops is None else Fraction(main.gpu_tflops)
+            peak = choose_peak(
+                summaries, accelerator=prepared.accelerator, tflops=tflops, gpu=main.gpu,
+                precision=main.precision,
+            )  # fmt: skip
             payload, warnings = combine_ranks(summaries, hta_compatible=False, peak=peak)
             ranks, _ = assign_ranks(summaries)
             land_summaries(ledger, summaries, ranks, hta_compatible=False)

@@ -90,7 +90,7 @@ def test_unknown_name_with_nothing_close_lists_all() -> None:
 
 
 def test_missing_precision_is_an_error_not_a_fallback() -> None:
-    with pytest.raises(InputError, match=r"precision: A100-80GB has no .*fp8.*--gpu-tflops"):
+    with pytest.raises(InputError, match=r"precision: A100-80GB has no .*fp8.*gpu_tflops"):
         get_accelerator("A100-80GB").peak_flops_per_second("fp8")
 
 

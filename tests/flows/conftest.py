@@ -19,7 +19,7 @@ from types import ModuleType
 import httpx
 import pytest
 
-from trainbudget.commands._flows import load_flow_module
+from trainbudget.cli.flows import load_flow_module
 
 SERVER_START_TIMEOUT_S = 240
 RUN_TIMEOUT_S = 900

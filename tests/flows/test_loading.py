@@ -46,7 +46,7 @@ def test_installed_package_loads_its_own_flows(wheel: Path, tmp_path: Path) -> N
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path)
     probe = (
-        "from trainbudget.commands._flows import flows_dir, load_flow\n"
+        "from trainbudget.cli.flows import flows_dir, load_flow\n"
         "print(flows_dir())\n"
         "print(load_flow('weekly-review').name, load_flow('prelaunch-estimate').name)\n"
     )

@@ -58,7 +58,7 @@ def test_human_output_names_the_shapes(cli, make_log, row, ledger_path: Path) ->
     [
         (["--gpu", "Z9000"], "gpu: unknown accelerator 'Z9000'"),
         (["--params", "lots"], "--params: must be a positive number, got 'lots'"),
-        (["--shape-mix", "2048=0.5"], "--shape-mix: the fractions sum to 0.5"),
+        (["--shape-mix", "2048=0.5"], "shape_mix: the fractions sum to 0.5"),
         (["--gpu", "A100-80GB", "--precision", "fp8"], "precision: A100-80GB has no"),
     ],
 )

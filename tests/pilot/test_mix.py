@@ -40,7 +40,7 @@ def test_bad_mixes_are_one_clear_error(texts, message) -> None:
     with pytest.raises(InputError) as error:
         parse_shape_mix(texts)
     assert message in str(error.value)
-    assert str(error.value).startswith("--shape-mix: ")
+    assert str(error.value).startswith("shape_mix: ")
 
 
 def test_no_declared_mix_uses_the_pilot_token_shares() -> None:

@@ -92,7 +92,7 @@ def test_an_implausible_mfu_is_warned(make_log, row) -> None:
 
 def test_warmup_that_removes_everything_is_an_error(make_log, row) -> None:
     steps = read_step_log(make_log([row(0, 1.0), row(1, 1.0)])).steps
-    with pytest.raises(InputError, match="--warmup-steps 2: leaves no steps"):
+    with pytest.raises(InputError, match="warmup_steps 2: leaves no steps"):
         summarize_pilot(steps, PilotOptions(warmup_steps=2))
 
 

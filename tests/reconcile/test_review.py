@@ -122,7 +122,7 @@ def test_bad_input_exits_2_and_writes_nothing(cli, tmp_path, campaign) -> None:
     counts = {t["table"]: t["rows"] for t in info["tables"]}
     assert counts["sacct_rows"] == 0 and counts["sources"] == 0
     bad_week = run(cli, tmp_path, {"sacct": campaign["sacct"]}, "--week", "2026-W99")
-    assert bad_week.code == 2 and "--week" in bad_week.stderr
+    assert bad_week.code == 2 and "error: week: 2026 has no week 99" in bad_week.stderr
     assert len(bad_week.stderr.strip().splitlines()) == 1
 
 

@@ -61,9 +61,9 @@ def test_extrapolation_warnings(points) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"target_params": 0.0}, "--target-params: must be a positive number"),
-        ({"confidence": 1.0}, "--confidence: must lie strictly between 0 and 1"),
-        ({"baseline_loss": -1.0}, "--baseline-loss: must be a positive number"),
+        ({"target_params": 0.0}, "target_params: must be a positive number"),
+        ({"confidence": 1.0}, "confidence: must lie strictly between 0 and 1"),
+        ({"baseline_loss": -1.0}, "baseline_loss: must be a positive number"),
     ],
 )
 def test_bad_options_are_input_errors(points, kwargs, message) -> None:

@@ -100,5 +100,5 @@ def test_fixture_intervals_are_stable_across_seeds(chinchilla_points, chinchilla
 def test_too_few_resamples_is_an_error(make_points) -> None:
     params, tokens, loss = make_points(seed=3)
     fit = fit_scaling_law(params, tokens, loss, grid=COARSE_GRID)
-    with pytest.raises(InputError, match="--bootstrap: need at least 2"):
+    with pytest.raises(InputError, match="bootstrap: need at least 2"):
         bootstrap_fits(params, tokens, loss, fit, 1, seed=0)

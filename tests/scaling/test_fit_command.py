@@ -80,8 +80,8 @@ def test_text_output_plot_and_extrapolation_warning(cli, small_csv, tmp_path) ->
             "ablations.csv:3: params: must be a positive",
         ),
         ("N,D,L\n1e7,1e9,3\n", [], "ablations.csv:1: no column 'params'"),
-        (None, ["--bootstrap", "1"], "--bootstrap: need at least 2"),
-        (None, ["--drop-highest-loss", "-1"], "--drop-highest-loss: must be 0 or more"),
+        (None, ["--bootstrap", "1"], "error: bootstrap: need at least 2"),
+        (None, ["--drop-highest-loss", "-1"], "error: drop_highest_loss: must be 0 or more"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(cli, tmp_path, small_csv, content, args, message) -> None:

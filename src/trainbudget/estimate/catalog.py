@@ -37,7 +37,7 @@ class Accelerator:
             known = ", ".join(p for p in PRECISIONS if p in self.peak_tflops)
             raise InputError(
                 f"precision: {self.name} has no published dense {precision} peak in the catalog "
-                f"(it has {known}); choose one of those or pass --gpu-tflops"
+                f"(it has {known}); choose one of those or give gpu_tflops (the peak in TFLOP/s)"
             )
         return self.peak_tflops[key] * _TERA
 

@@ -52,19 +52,6 @@ def as_plain(value: Decimal) -> int | Decimal:
     return value
 
 
-def parse_number(option: str, text: str | None) -> Decimal | None:
-    """Option text ("7e9", "2.40", "1_000") as an exact Decimal, or InputError naming `option`."""
-    if text is None:
-        return None
-    try:
-        value = Decimal(text.strip().replace("_", ""))
-    except InvalidOperation:
-        raise InputError(f"{option}: must be a number, got {text!r}") from None
-    if not value.is_finite():
-        raise InputError(f"{option}: must be a finite number, got {text!r}")
-    return value
-
-
 def finite(name: str, value: Any) -> Decimal:
     """`value` as an exact Decimal; InputError naming `name` if it is no number, NaN or infinite."""
     if isinstance(value, bool):  # a YAML `true` is no number, though Python counts it as 1

@@ -65,14 +65,14 @@ def calibrated_mfu(ledger: Ledger, work_class: str, cluster: str | None) -> Ledg
         where = f"work class {work_class!r}" + (f" on cluster {cluster!r}" if cluster else "")
         have = f"; calibrated: {', '.join(known)}" if known else ""
         raise InputError(
-            f"--mfu-from calibrated: ledger {ledger.path} has no runtime calibration for "
+            f"mfu_from calibrated: ledger {ledger.path} has no runtime calibration for "
             f"{where}{have} (land estimates with `estimate --run-id`, then run "
             "`reconcile --registry … --plan …` once those runs complete)"
         )
     if len(rows) > 1:
         clusters = ", ".join(r["cluster"] for r in rows)
         raise InputError(
-            f"--cluster: work class {work_class!r} is calibrated on clusters {clusters}; pick one"
+            f"cluster: work class {work_class!r} is calibrated on clusters {clusters}; pick one"
         )
     row = rows[0]
     mfu = _measured(row["mfu_calibrated"])
@@ -81,7 +81,7 @@ def calibrated_mfu(ledger: Ledger, work_class: str, cluster: str | None) -> Ledg
         mfu,
         where,
         f"its runs took {row['ratio_mean']:.3g} × their estimated time, so the estimates it "
-        "audits were off by more than utilisation can explain; check their run ids, or pass --mfu",
+        "audits were off by more than utilisation can explain; check their run ids, or give an MFU",
     )
     detail = {
         "table": "calibration",
@@ -115,12 +115,12 @@ def pilot_mfu(ledger: Ledger, gpu: str | None, precision: str) -> LedgerMfu:
         have = f"; the newest pilot measured {other[0]['gpu']}" if other else ""
         on = f" on {gpu}" if gpu else ""
         raise InputError(
-            f"--mfu-from pilot: ledger {ledger.path} has no pilot MFU{on}{have} "
+            f"mfu_from pilot: ledger {ledger.path} has no pilot MFU{on}{have} "
             "(run `trainbudget pilot STEPLOG --params N --gpu NAME`)"
         )
     row = rows[0]
     mfu = _measured(row["mfu"])
-    _check_range(mfu, f"pilot {row['analysis_key'][:12]}", "pass --mfu")
+    _check_range(mfu, f"pilot {row['analysis_key'][:12]}", "give an MFU")
     detail = {
         "table": "pilot_analyses",
         "analysis_key": row["analysis_key"],
@@ -168,8 +168,8 @@ def trace_mfu(ledger: Ledger, peak_flops_per_second: Decimal, gpu: str | None) -
     rows = ledger.records("estimate/trace_ranks")
     if not rows:
         raise InputError(
-            f"--mfu-from trace: ledger {ledger.path} has no landed trace "
-            "(run `trainbudget trace TRACE_FOLDER` with this --ledger)"
+            f"mfu_from trace: ledger {ledger.path} has no landed trace "
+            "(run `trainbudget trace TRACE_FOLDER` with this ledger)"
         )
     rates = [
         Fraction(int(r["flops"]) * 10**9, r["wall_ns"])
@@ -179,7 +179,7 @@ def trace_mfu(ledger: Ledger, peak_flops_per_second: Decimal, gpu: str | None) -
     folder = str(Path(rows[0]["source_path"]).parent)
     if not rates:
         raise InputError(
-            f"--mfu-from trace: the newest trace ({folder}) counted no FLOPs from recorded "
+            f"mfu_from trace: the newest trace ({folder}) counted no FLOPs from recorded "
             "shapes (profile with record_shapes=True)"
         )
     mean_rate = sum(rates, Fraction(0)) / len(rates)
@@ -223,7 +223,7 @@ def open_existing(path: Path) -> Ledger:
 
     resolved = resolve_ledger_path(path)
     if not resolved.is_file():
-        raise InputError(f"--ledger: no ledger at {resolved} to read an MFU from")
+        raise InputError(f"ledger: no ledger at {resolved} to read an MFU from")
     return Ledger.open(resolved)
 
 
@@ -237,27 +237,28 @@ def read_mfu(
     work_class: str,
     cluster: str | None,
 ) -> LedgerMfu:
-    """The MFU named by `--mfu-from KIND`, read from the ledger file."""
+    """The MFU of `kind` (calibrated, pilot or trace), read from the ledger file."""
     if kind not in MFU_FROM:
-        raise InputError(f"--mfu-from: must be one of {', '.join(MFU_FROM)}, got {kind!r}")
+        raise InputError(f"mfu_from: must be one of {', '.join(MFU_FROM)}, got {kind!r}")
     with open_existing(ledger_file) as ledger:
         if kind == "calibrated":
             return calibrated_mfu(ledger, work_class, cluster)
         if kind == "pilot":
             return pilot_mfu(ledger, gpu, precision)
         if peak_flops_per_second is None:
-            raise InputError("--mfu-from trace: the main run needs a gpu or gpu_tflops")
+            raise InputError("mfu_from trace: the main run needs a gpu or gpu_tflops")
         return trace_mfu(ledger, peak_flops_per_second, gpu)
 
 
-def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[str]:
-    """What the ledger could supply instead of a class-default MFU, as options to pass."""
+def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[dict[str, Any]]:
+    """What the ledger could supply instead of a class-default MFU: one dict per measurement,
+    with `mfu_from` (calibrated, pilot, trace) and what selects and describes it."""
     from trainbudget.ledger import resolve_ledger_path
 
     resolved = resolve_ledger_path(ledger_file)
     if not resolved.is_file():
         return []
-    found = []
+    found: list[dict[str, Any]] = []
     try:
         ledger = open_existing(resolved)
     except LedgerBusyError:
@@ -265,12 +266,17 @@ def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[str]:
     with ledger:
         for row in ledger.records("estimate/calibrated_mfu", work_class=work_class, cluster=None):
             found.append(
-                f"--mfu-from calibrated --work-class {work_class} --cluster {row['cluster']} "
-                f"(MFU {row['mfu_calibrated']:.3g} from {row['runs']} run(s))"
+                {
+                    "mfu_from": "calibrated",
+                    "work_class": work_class,
+                    "cluster": row["cluster"],
+                    "mfu": row["mfu_calibrated"],
+                    "runs": row["runs"],
+                }
             )
         pilot = ledger.records("estimate/pilot_mfu", gpu=gpu)
         if pilot:
-            found.append(f"--mfu-from pilot (MFU {pilot[0]['mfu']:.3g} on {pilot[0]['gpu']})")
+            found.append({"mfu_from": "pilot", "mfu": pilot[0]["mfu"], "gpu": pilot[0]["gpu"]})
         if ledger.records("estimate/trace_ranks"):
-            found.append("--mfu-from trace (the newest landed profiler trace)")
+            found.append({"mfu_from": "trace"})
     return found

@@ -38,7 +38,7 @@ def land_run_estimate(
 ) -> int:
     """Insert one estimate (a payload with the `estimate` JSON keys); return its estimate_id."""
     if not run_id.strip():
-        raise InputError("--run-id: must not be empty")
+        raise InputError("run_id: must not be empty")
     inputs = {k: v for k, v in payload.items() if k not in _OUTPUT_KEYS and k != "memory"}
     row = {
         "run_id": run_id,

@@ -55,28 +55,28 @@ class ResolvedMix:
 
 
 def parse_shape_mix(texts: Sequence[str]) -> tuple[MixEntry, ...]:
-    """Parse `--shape-mix` entries such as `2048=0.9`, `8192x4=10%`; fractions must sum to 1."""
+    """Parse shape-mix entries such as `2048=0.9`, `8192x4=10%`; fractions must sum to 1."""
     entries: list[MixEntry] = []
     for text in texts:
         match = _ENTRY.match(text)
         if not match:
             raise InputError(
-                f"--shape-mix: {text!r} is not SEQ_LEN[xBATCH]=FRACTION (e.g. 2048=0.9, 8192x4=10%)"
+                f"shape_mix: {text!r} is not SEQ_LEN[xBATCH]=FRACTION (e.g. 2048=0.9, 8192x4=10%)"
             )
         seq_len, batch, number, percent = match.groups()
         try:
             fraction = Decimal(number) / (100 if percent else 1)
         except InvalidOperation:
-            raise InputError(f"--shape-mix: {text!r}: {number!r} is not a number") from None
+            raise InputError(f"shape_mix: {text!r}: {number!r} is not a number") from None
         if not fraction.is_finite() or not 0 < fraction <= 1:
-            raise InputError(f"--shape-mix: {text!r}: the fraction must be in (0, 1]")
+            raise InputError(f"shape_mix: {text!r}: the fraction must be in (0, 1]")
         entry = MixEntry(int(seq_len), int(batch) if batch else None, fraction)
         if any((e.seq_len, e.batch_size) == (entry.seq_len, entry.batch_size) for e in entries):
-            raise InputError(f"--shape-mix: {entry.label} is declared twice")
+            raise InputError(f"shape_mix: {entry.label} is declared twice")
         entries.append(entry)
     total = sum((e.fraction for e in entries), Decimal(0))
     if entries and total != 1:
-        raise InputError(f"--shape-mix: the fractions sum to {total}, they must sum to 1")
+        raise InputError(f"shape_mix: the fractions sum to {total}, they must sum to 1")
     return tuple(entries)
 
 
@@ -110,7 +110,7 @@ def _match(entry: MixEntry, buckets: Sequence[BucketStats]) -> Shape | None:
         hint = "name the batch size, e.g. " if entry.batch_size is None else "pass one GPU count: "
         example = f"{entry.seq_len}x{found[0].batch_size}={entry.fraction}"
         raise InputError(
-            f"--shape-mix: {entry.label} matches {len(found)} pilot shapes ({shapes}); "
+            f"shape_mix: {entry.label} matches {len(found)} pilot shapes ({shapes}); "
             f"{hint}{example if entry.batch_size is None else 'give step logs of one GPU count'}"
         )
     return found[0] if found else None

@@ -147,7 +147,7 @@ def summarize_pilot(
     used = without_warmup(with_tokens(steps), options.warmup_steps)
     if used.height == 0:
         raise InputError(
-            f"--warmup-steps {options.warmup_steps}: leaves no steps to measure "
+            f"warmup_steps {options.warmup_steps}: leaves no steps to measure "
             f"(the longest run has {steps.group_by('run_id').len()['len'].max()} steps)"
         )
     buckets = bucket_stats(used)

@@ -42,7 +42,7 @@ def run_sacct(
     """Run sacct for the week (default: the last 7 days) and return the file it wrote."""
     if shutil.which("sacct") is None:
         raise InputError(
-            "--live: sacct is not on PATH (run on a cluster login node, or give --sacct FILE)"
+            "sacct: not on PATH (run on a cluster login node, or give an sacct export file)"
         )
     now = datetime.now(UTC)
     start, end = week or (now - timedelta(days=7), now)
@@ -50,7 +50,7 @@ def run_sacct(
     proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=600)
     if proc.returncode != 0:
         message = (proc.stderr.strip().splitlines() or ["no message"])[0]
-        raise InputError(f"--live: sacct exited with {proc.returncode}: {message}")
+        raise InputError(f"sacct: exited with {proc.returncode}: {message}")
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"sacct-{start:%Y%m%dT%H%M%S}-{now:%Y%m%dT%H%M%S}.psv"
     path.write_text(proc.stdout, encoding="utf-8")

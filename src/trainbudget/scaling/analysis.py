@@ -106,15 +106,15 @@ def analyse_ablations(
     The budget defaults to the target's own 6·N·D, so the allocation says how the same
     compute would be split optimally.
     """
-    _check_positive("--target-params", target_params)
-    _check_positive("--target-tokens", target_tokens)
+    _check_positive("target_params", target_params)
+    _check_positive("target_tokens", target_tokens)
     if not 0.0 < confidence < 1.0:
-        raise InputError(f"--confidence: must lie strictly between 0 and 1, got {confidence}")
+        raise InputError(f"confidence: must lie strictly between 0 and 1, got {confidence}")
     if baseline_loss is not None:
-        _check_positive("--baseline-loss", baseline_loss)
+        _check_positive("baseline_loss", baseline_loss)
     compute = {"target": 6.0 * target_params * target_tokens}
     if budget_flops is not None:
-        _check_positive("--budget-flops", budget_flops)
+        _check_positive("budget_flops", budget_flops)
         compute["budget"] = budget_flops
     budget = compute.get("budget", compute["target"])
     points = (ablations.params, ablations.tokens, ablations.loss)
@@ -176,6 +176,6 @@ def extrapolation_warnings(ablations: Ablations, compute: dict[str, float]) -> l
     return found
 
 
-def _check_positive(option: str, value: float) -> None:
+def _check_positive(name: str, value: float) -> None:
     if not value > 0 or value == float("inf"):
-        raise InputError(f"{option}: must be a positive number, got {value}")
+        raise InputError(f"{name}: must be a positive number, got {value}")

@@ -51,7 +51,7 @@ def bootstrap_fits(
 ) -> BootstrapFits:
     """Refit `resamples` bootstrap resamples of the points; keep each one's best converged start."""
     if resamples < 2:
-        raise InputError(f"--bootstrap: need at least 2 resamples for an interval, got {resamples}")
+        raise InputError(f"bootstrap: need at least 2 resamples for an interval, got {resamples}")
     starts = fit.optima[:MAX_BOOTSTRAP_STARTS]
     weights = resample_weights(len(loss), resamples, seed)
     per = len(starts)

@@ -66,8 +66,7 @@ def read_ablations(
     if missing:
         raise InputError(
             f"{file_path}:1: no column {missing[0]!r} (columns are {', '.join(header)}); "
-            "name the columns with --params-column, --tokens-column or --flops-column, "
-            "--loss-column"
+            "name the params, tokens (or flops) and loss columns to read"
         )
     where = {name: header.index(name) for name in wanted}
     lines, values, raw = [], [], []
@@ -168,7 +167,7 @@ def _validate_points(
 
 def _kept_after_dropping(loss: np.ndarray, k: int, path: Path) -> np.ndarray:
     if k < 0:
-        raise InputError(f"--drop-highest-loss: must be 0 or more, got {k}")
+        raise InputError(f"drop_highest_loss: must be 0 or more, got {k}")
     if k == 0:
         return np.ones(loss.size, dtype=bool)
     if k >= loss.size:

@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.trace.categories import CATEGORIES
 from trainbudget.trace.summary import GpuFigures, RankSummary, StepSummary
+
+if TYPE_CHECKING:
+    from trainbudget.estimate.catalog import Accelerator
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,25 @@ def dominant_precision(summaries: Sequence[RankSummary]) -> str | None:
             if key != "unknown":
                 totals[key] = totals.get(key, 0) + value
     return max(totals, key=lambda k: totals[k]) if totals else None
+
+
+def choose_peak(
+    summaries: Sequence[RankSummary],
+    *,
+    accelerator: Accelerator | None = None,
+    tflops: Fraction | None = None,
+    gpu: str | None = None,
+    precision: str | None = None,
+) -> Peak | None:
+    """The peak MFU is measured against: `tflops` (dense TFLOP/s of one GPU) if given, else the
+    accelerator's catalog peak; at `precision`, by default the traced ops' dominant dtype (else
+    bf16). None when neither is given: the report then has no MFU."""
+    chosen = (precision or dominant_precision(summaries) or "bf16").lower()
+    if tflops is not None:
+        return Peak(gpu or "custom", chosen, tflops * 10**12)
+    if accelerator is not None:
+        return Peak(accelerator.name, chosen, Fraction(accelerator.peak_flops_per_second(chosen)))
+    return None
 
 
 def _achieved(s: RankSummary) -> Fraction | None:

@@ -94,7 +94,7 @@ class _Reader:
         if self.total > self.limit:
             raise InputError(
                 f"{self.path}: refused: decompresses to more than {self.limit:,} bytes "
-                f"(raise the limit with --max-json-bytes or ${MAX_BYTES_ENV})"
+                f"(raise the limit: max_json_bytes, or ${MAX_BYTES_ENV})"
             )
         return chunk
 

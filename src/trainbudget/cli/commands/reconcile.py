@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.output import emit, emit_with_array, warn, working
 
 FileList = Annotated[
     list[Path] | None,
@@ -56,9 +57,9 @@ def reconcile(
     as_json: JsonOption = False,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
+    from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn, working
-    from trainbudget.reconcile.report import reconcile_payload, render_reconcile, write_json
+    from trainbudget.reconcile.report import reconcile_payload
     from trainbudget.weekly import WeeklyInputs, reconcile
 
     inputs = WeeklyInputs(
@@ -83,6 +84,7 @@ def reconcile(
         for message in result.warnings:
             warn(message)
         if as_json:
-            write_json(payload, jobs_path, sys.stdout.buffer)
+            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
         else:
-            emit(payload, False, lambda console: render_reconcile(console, payload, result))
+            top_jobs = result.review.top_jobs
+            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 app = typer.Typer(help="Create and inspect the DuckDB ledger.", no_args_is_help=True)
 
@@ -12,8 +12,8 @@ app = typer.Typer(help="Create and inspect the DuckDB ledger.", no_args_is_help=
 @app.command("init")
 def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """Create the ledger file (if missing) and apply pending schema migrations."""
+    from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit
 
     with Ledger.open(ledger_path(ctx, ledger), migrate=False) as book:
         applied = book.migrate()
@@ -31,8 +31,8 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
 @app.command("info")
 def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """List the ledger's tables with their row counts."""
+    from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit
 
     with Ledger.open(ledger_path(ctx, ledger)) as book:
         counts = book.table_counts()

@@ -8,7 +8,7 @@ import orjson
 
 from trainbudget import __version__
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_help_and_version(cli) -> None:

@@ -11,7 +11,9 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.output import emit, warn, working
 
 
 def prelaunch(
@@ -68,28 +70,20 @@ def prelaunch(
     as_json: JsonOption = False,
 ) -> None:
     """Estimate a campaign from its pilot, traces and ablations; admit it; weigh its gain."""
-    from decimal import Decimal
-
-    from trainbudget.estimate.exact import non_negative, parse_number
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn, working
     from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
-
-    def amount(flag: str, text: str | None) -> Decimal | None:
-        value = parse_number(flag, text)
-        return None if value is None else non_negative(flag, value)
 
     inputs = PrelaunchInputs(
         plan=plan,
         pilot_logs=list(pilot_log),
         traces=list(trace or []),
         ablations=ablations,
-        baseline_loss=parse_number("--baseline-loss", baseline_loss),
-        gain=parse_number("--gain", gain),
-        gain_uncertainty=amount("--gain-uncertainty", gain_uncertainty),
+        baseline_loss=parse.number("--baseline-loss", baseline_loss),
+        gain=parse.number("--gain", gain),
+        gain_uncertainty=parse.amount("--gain-uncertainty", gain_uncertainty),
         gain_source=gain_source,
-        min_gain=amount("--min-gain", min_gain),
-        expected_interruptions=amount("--expected-interruptions", expected_interruptions),
+        min_gain=parse.amount("--min-gain", min_gain),
+        expected_interruptions=parse.amount("--expected-interruptions", expected_interruptions),
         bootstrap=bootstrap,
         seed=seed,
         report_root=report_root,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
 
 def serve(
@@ -47,10 +47,10 @@ def serve(
     as_json: JsonOption = False,
 ) -> None:
     """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
-    from trainbudget.commands._flows import load_flow_module
+    from trainbudget.cli.flows import load_flow_module
+    from trainbudget.cli.output import emit
     from trainbudget.errors import InputError
     from trainbudget.ledger import resolve_ledger_path
-    from trainbudget.output import emit
     from trainbudget.plan import load_plan
 
     book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()

@@ -7,11 +7,11 @@ given `--run-id` (then it opens DuckDB). `campaign` reads a plan file and prices
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import (
+from trainbudget.cli.options import (
     GpuOption,
     GpusOption,
     GpuTflopsOption,
@@ -25,6 +25,8 @@ from trainbudget.commands.options import (
     TokensOption,
     ledger_path,
 )
+from trainbudget.cli.output import emit, warn
+from trainbudget.errors import InputError
 
 MfuFromOption = Annotated[
     str | None,
@@ -86,17 +88,16 @@ def estimate(
     as_json: JsonOption = False,
 ) -> None:
     """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
-    from trainbudget.estimate.run_report import build_estimate, render_estimate
-    from trainbudget.output import emit, warn
+    from trainbudget.cli.render.estimate import render_estimate
+    from trainbudget.cli.run_options import build_estimate, resolve_peak
 
     measured = None
     if mfu_from is not None:
-        from trainbudget.errors import InputError
-        from trainbudget.estimate.mfu_sources import read_mfu
-        from trainbudget.estimate.run_report import resolve_peak
-
+        _check_mfu_from(mfu_from)
         if mfu is not None:
             raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
+        from trainbudget.estimate.mfu_sources import read_mfu
+
         accelerator, peak, _ = resolve_peak(gpu, gpu_tflops, precision)
         measured = read_mfu(
             ledger_path(ctx, ledger),
@@ -134,6 +135,8 @@ def estimate(
     if run_id is not None:
         from trainbudget.estimate.record import record_estimate
 
+        if not run_id.strip():
+            raise InputError("--run-id: must not be empty")
         payload["ledger"] = str(record_estimate(ledger_path(ctx, ledger), run_id, payload))
     for message in payload["warnings"]:
         warn(message)
@@ -153,11 +156,13 @@ def campaign(
     as_json: JsonOption = False,
 ) -> None:
     """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
+    from trainbudget.cli.render.estimate import render_campaign
     from trainbudget.estimate.campaign import campaign_estimate
-    from trainbudget.estimate.campaign_render import campaign_payload, render_campaign
-    from trainbudget.output import emit, warn
+    from trainbudget.estimate.campaign_payload import campaign_payload
     from trainbudget.plan import load_plan
 
+    if mfu_from is not None:
+        _check_mfu_from(mfu_from)
     plan = load_plan(plan_file)
     measured = None
     if mfu_from is not None:
@@ -191,16 +196,34 @@ def campaign(
     emit(payload, as_json, lambda console: render_campaign(console, payload))
 
 
+def _check_mfu_from(kind: str) -> None:
+    from trainbudget.estimate.mfu_sources import MFU_FROM
+
+    if kind not in MFU_FROM:
+        raise InputError(f"--mfu-from: must be one of {', '.join(MFU_FROM)}, got {kind!r}")
+
+
 def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
     """With an explicit --ledger and no MFU given, say on stderr which measured MFUs it holds."""
     if ledger_file is None:
         return
     from trainbudget.estimate.mfu_sources import offers
-    from trainbudget.output import warn
 
-    found = offers(ledger_file, gpu=gpu, work_class=work_class)
+    found = [_offer_flags(offer) for offer in offers(ledger_file, gpu=gpu, work_class=work_class)]
     if found:
         warn(
             f"the MFU is the class default, but ledger {ledger_file} has measured ones; "
             f"to use one, pass: {'; or '.join(found)}"
         )
+
+
+def _offer_flags(offer: dict[str, Any]) -> str:
+    """One measured MFU the ledger holds, as the options that select it."""
+    if offer["mfu_from"] == "calibrated":
+        return (
+            f"--mfu-from calibrated --work-class {offer['work_class']} --cluster "
+            f"{offer['cluster']} (MFU {offer['mfu']:.3g} from {offer['runs']} run(s))"
+        )
+    if offer["mfu_from"] == "pilot":
+        return f"--mfu-from pilot (MFU {offer['mfu']:.3g} on {offer['gpu']})"
+    return "--mfu-from trace (the newest landed profiler trace)"

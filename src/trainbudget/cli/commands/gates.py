@@ -6,22 +6,15 @@ with the plan it read (when --plan is given). A defer is a success: exit 0.
 
 from __future__ import annotations
 
-from datetime import UTC
-from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.output import emit
 from trainbudget.errors import InputError
-
-
-def parse_amount(flag: str, text: str | None) -> Decimal | None:
-    """A non-negative finite number from a flag, exactly; InputError naming the flag."""
-    from trainbudget.estimate.exact import optional_non_negative, parse_number
-
-    return optional_non_negative(flag, parse_number(flag, text))
 
 
 def admit(
@@ -122,12 +115,10 @@ def admit(
     as_json: JsonOption = False,
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
-    from rich.markup import escape
-
+    from trainbudget.cli.render.gates import render_admission
     from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
     from trainbudget.gates.audit import record_decision
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit
 
     for flag, value, allowed in (
         ("--workload", workload, ("experiment", "retraining")),
@@ -146,17 +137,19 @@ def admit(
         loaded_plan,
         {
             "max_gpus": max_gpus,
-            "max_memory_per_gpu_gb": parse_amount("--max-memory-per-gpu-gb", max_memory_per_gpu_gb),
-            "max_runtime_hours": parse_amount("--max-runtime-hours", max_runtime_hours),
-            "capacity_gpu_hours": parse_amount("--capacity-gpu-hours", capacity_gpu_hours),
-            "committed_gpu_hours": parse_amount("--committed-gpu-hours", committed_gpu_hours),
-            "retraining_reserve_gpu_hours": parse_amount(
+            "max_memory_per_gpu_gb": parse.size(
+                "--max-memory-per-gpu-gb", max_memory_per_gpu_gb, "GB"
+            ),
+            "max_runtime_hours": parse.duration("--max-runtime-hours", max_runtime_hours, "hours"),
+            "capacity_gpu_hours": parse.amount("--capacity-gpu-hours", capacity_gpu_hours),
+            "committed_gpu_hours": parse.amount("--committed-gpu-hours", committed_gpu_hours),
+            "retraining_reserve_gpu_hours": parse.amount(
                 "--retraining-reserve-gpu-hours", retraining_reserve_gpu_hours
             ),
             "require_data_snapshot": require_data_snapshot or None,
         },
     )
-    given = parse_amount("--budget-gpu-hours", budget_gpu_hours)
+    given = parse.amount("--budget-gpu-hours", budget_gpu_hours)
     if given is not None:
         budget = given
     elif loaded_plan is not None:
@@ -164,13 +157,13 @@ def admit(
     if budget is None:
         raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
     request = AdmissionRequest(
-        estimated_gpu_hours=parse_amount("--estimated-gpu-hours", estimated_gpu_hours),
+        estimated_gpu_hours=parse.amount("--estimated-gpu-hours", estimated_gpu_hours),
         budget_gpu_hours=budget,
-        expected_interruptions=parse_amount("--expected-interruptions", expected_interruptions),
+        expected_interruptions=parse.amount("--expected-interruptions", expected_interruptions),
         checkpoint_supported=not no_checkpoint,
         gpus=gpus,
-        memory_per_gpu_gb=parse_amount("--memory-per-gpu-gb", memory_per_gpu_gb),
-        runtime_hours=parse_amount("--runtime-hours", runtime_hours),
+        memory_per_gpu_gb=parse.size("--memory-per-gpu-gb", memory_per_gpu_gb, "GB"),
+        runtime_hours=parse.duration("--runtime-hours", runtime_hours, "hours"),
         data_snapshot=data_snapshot,
         workload=workload,
         priority=priority,
@@ -199,20 +192,7 @@ def admit(
         "decision_id": decision_id,
     }
 
-    def render(console) -> None:
-        colour = "green" if outcome.outcome == "admit" else "yellow"
-        console.print(
-            f"[bold {colour}]{outcome.outcome.upper()}[/] {escape(outcome.sentence)}",
-            soft_wrap=True,
-        )
-        for extra in payload["reasons"][1:]:
-            console.print(
-                f"  also [{colour}]{extra['reason']}[/]: {escape(extra['sentence'])}",
-                soft_wrap=True,
-            )
-        console.print(f"[dim]recorded as decision {decision_id} in the ledger[/dim]")
-
-    emit(payload, as_json, render)
+    emit(payload, as_json, lambda console: render_admission(console, payload))
 
 
 def decisions(
@@ -230,30 +210,12 @@ def decisions(
     as_json: JsonOption = False,
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
-    from rich.markup import escape
-
+    from trainbudget.cli.render.gates import render_decisions
     from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit
 
     with Ledger.open(ledger_path(ctx, ledger)) as book:
         rows = list_decisions(book, campaign_id=campaign, gate=gate, limit=limit)
     payload = {"decisions": rows, "count": len(rows), "campaign": campaign}
 
-    def render(console) -> None:
-        # One entry per decision (not a table): the sentence is the point and must not wrap
-        # into a narrow column.
-        title = f"{len(rows)} decision(s)" + (f" for campaign {campaign}" if campaign else "")
-        console.print(f"[bold]{title}[/bold]")
-        for row in rows:
-            when = row["decided_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-            about = "/".join(part for part in (row["campaign_id"], row["run_id"]) if part)
-            code = f" ({row['reason']})" if row["reason"] else ""
-            console.print(
-                f"#{row['decision_id']} {when} {row['gate']}"
-                + (f" {escape('[' + about + ']')}" if about else "")
-                + f" [bold]{row['outcome']}[/bold]{code}"
-            )
-            console.print(f"    {escape(row['sentence'])}", soft_wrap=True)
-
-    emit(payload, as_json, render)
+    emit(payload, as_json, lambda console: render_decisions(console, payload))

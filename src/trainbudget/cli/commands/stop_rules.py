@@ -12,7 +12,9 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.output import emit, warn
 from trainbudget.errors import InputError
 
 
@@ -72,9 +74,7 @@ def stop_rules(
     as_json: JsonOption = False,
 ) -> None:
     """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
-    from rich.markup import escape
-
-    from trainbudget.commands.gates import parse_amount
+    from trainbudget.cli.render.gates import render_stop_rules
     from trainbudget.gates.audit import record_decision
     from trainbudget.gates.stop_rules import (
         EarlyStop,
@@ -84,7 +84,6 @@ def stop_rules(
         planned_stop_rules,
     )
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn
 
     histories = dict(_history(text) for text in metric or [])
     if plan is not None:
@@ -100,19 +99,19 @@ def stop_rules(
         early = None
         if early_stop_metric is not None:
             early = EarlyStop(
-                early_stop_metric, mode, patience, parse_amount("--min-delta", min_delta)
+                early_stop_metric, mode, patience, parse.amount("--min-delta", min_delta)
             )
         rules = declare_stop_rules(
             development_metrics=dev_metric or [],
             holdout_metrics=holdout_metric or [],
-            max_wall_hours=parse_amount("--max-wall-hours", max_wall_hours),
-            spend_limit_usd=parse_amount("--spend-limit-usd", spend_limit_usd),
+            max_wall_hours=parse.duration("--max-wall-hours", max_wall_hours),
+            spend_limit_usd=parse.amount("--spend-limit-usd", spend_limit_usd, "dollars"),
             max_failed_steps=max_failed_steps,
             early_stop=early,
         )
     progress = RunProgress(
-        parse_amount("--wall-hours", wall_hours),
-        parse_amount("--spent-usd", spent_usd),
+        parse.duration("--wall-hours", wall_hours),
+        parse.amount("--spent-usd", spent_usd, "dollars"),
         failed_steps,
         histories,
         finished,
@@ -134,23 +133,13 @@ def stop_rules(
         "decision_id": decision_id,
     }
 
-    def render(console) -> None:
-        colour = "red" if outcome.outcome == "stop" else "green"
-        console.print(
-            f"[bold {colour}]{outcome.outcome.upper()}[/] {escape(outcome.sentence)}",
-            soft_wrap=True,
-        )
-        console.print(f"[dim]recorded as decision {decision_id} in the ledger[/dim]")
-
-    emit(payload, as_json, render)
+    emit(payload, as_json, lambda console: render_stop_rules(console, payload))
 
 
 def _history(text: str) -> tuple[str, list[str]]:
     """NAME=v1,v2,... → (NAME, [values]); values are checked as numbers by the gate."""
-    from trainbudget.estimate.exact import parse_number
-
     name, sep, values = text.partition("=")
     if not sep or not name.strip():
         raise InputError(f"--metric: expected NAME=V1,V2,..., got {text!r}")
-    parsed = [parse_number(f"--metric {name.strip()}", v) for v in values.split(",") if v.strip()]
+    parsed = [parse.number(f"--metric {name.strip()}", v) for v in values.split(",") if v.strip()]
     return name.strip(), parsed

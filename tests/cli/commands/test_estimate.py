@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 SEED_PLAN = REPO_ROOT / "examples" / "demo-7b.plan.yaml"
 DERIVED_PLAN = REPO_ROOT / "examples" / "derived-1b.plan.yaml"
 SEED_RUN = ["--params", "7e9", "--tokens", "1e11", "--gpus", "8", "--price", "1.50"]

@@ -12,19 +12,19 @@ from typing import Annotated
 import typer
 
 from trainbudget import __version__
-from trainbudget.commands import decide as decide_commands
-from trainbudget.commands import demo as demo_commands
-from trainbudget.commands import estimate as estimate_commands
-from trainbudget.commands import fit as fit_commands
-from trainbudget.commands import gates as gates_commands
-from trainbudget.commands import ledger as ledger_commands
-from trainbudget.commands import pilot as pilot_commands
-from trainbudget.commands import prelaunch as prelaunch_commands
-from trainbudget.commands import reconcile as reconcile_commands
-from trainbudget.commands import serve as serve_commands
-from trainbudget.commands import stop_rules as stop_rules_commands
-from trainbudget.commands import trace as trace_commands
-from trainbudget.commands.options import LedgerOption
+from trainbudget.cli.commands import decide as decide_commands
+from trainbudget.cli.commands import demo as demo_commands
+from trainbudget.cli.commands import estimate as estimate_commands
+from trainbudget.cli.commands import fit as fit_commands
+from trainbudget.cli.commands import gates as gates_commands
+from trainbudget.cli.commands import ledger as ledger_commands
+from trainbudget.cli.commands import pilot as pilot_commands
+from trainbudget.cli.commands import prelaunch as prelaunch_commands
+from trainbudget.cli.commands import reconcile as reconcile_commands
+from trainbudget.cli.commands import serve as serve_commands
+from trainbudget.cli.commands import stop_rules as stop_rules_commands
+from trainbudget.cli.commands import trace as trace_commands
+from trainbudget.cli.options import LedgerOption
 from trainbudget.errors import InputError
 
 app = typer.Typer(
@@ -94,7 +94,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"trainbudget: error: {exc}", file=sys.stderr)
         return 2
     return result if isinstance(result, int) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

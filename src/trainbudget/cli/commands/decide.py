@@ -14,7 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.commands.options import (
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import (
     GpuOption,
     GpusOption,
     GpuTflopsOption,
@@ -29,6 +30,7 @@ from trainbudget.commands.options import (
     ledger_path,
     value_option,
 )
+from trainbudget.cli.output import emit, warn
 from trainbudget.errors import InputError
 
 
@@ -93,13 +95,12 @@ def decide(
     as_json: JsonOption = False,
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
-    from trainbudget.commands.gates import parse_amount
-    from trainbudget.estimate.run_report import build_estimate
+    from trainbudget.cli.render.gates import render_decision
+    from trainbudget.cli.run_options import build_estimate
     from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
     from trainbudget.gates.audit import record_decision
     from trainbudget.gates.decision import decide_run
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit
 
     estimate = build_estimate(
         params=params,
@@ -118,11 +119,11 @@ def decide(
     if law is not None:
         _check_fit_scale(fit, law, baseline - predicted.value, estimate)
     proposals = [_competing(text) for text in competing or []]
-    floor = parse_amount("--min-gain", min_gain)
-    fraction = parse_amount("--shorter-fraction", shorter_fraction)
+    floor = parse.amount("--min-gain", min_gain)
+    fraction = parse.amount("--shorter-fraction", shorter_fraction)
     if fraction is None or not 0 < fraction < 1:
         raise InputError(f"--shorter-fraction: must be between 0 and 1, got {shorter_fraction}")
-    teacher = parse_amount("--teacher-params", teacher_params)
+    teacher = parse.amount("--teacher-params", teacher_params)
     if teacher is not None and teacher <= 0:
         raise InputError(f"--teacher-params: must be positive, got {teacher_params}")
 
@@ -172,18 +173,17 @@ def decide(
         "alternatives": details["alternatives"],
         "decision_id": decision_id,
     }
-    emit(payload, as_json, lambda console: _render(console, payload))
+    emit(payload, as_json, lambda console: render_decision(console, payload))
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
     """The PredictedGain from flags or from a fit's JSON; also the fitted law and baseline."""
-    from trainbudget.estimate.exact import parse_number
     from trainbudget.gates.decision import PredictedGain
 
     if fit is not None:
         if gain is not None:
             raise InputError("--gain: give either --gain or --fit, not both")
-        base = parse_number("--baseline-loss", baseline_loss)
+        base = parse.number("--baseline-loss", baseline_loss)
         if base is None:
             raise InputError("--baseline-loss: required with --fit (the loss the run must beat)")
         data = _read_fit(fit)
@@ -202,13 +202,13 @@ def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
         if law is not None and not {"E", "A", "B", "alpha", "beta"} <= law.keys():
             law = None
         return predicted, law, base
-    value = parse_number("--gain", gain)
+    value = parse.number("--gain", gain)
     if value is None:
         raise InputError("--gain: required (or --fit with --baseline-loss)")
     if uncertainty is not None:
         if low is not None or high is not None:
             raise InputError("--gain-uncertainty: give it or --gain-low/--gain-high, not both")
-        spread = parse_number("--gain-uncertainty", uncertainty)
+        spread = parse.number("--gain-uncertainty", uncertainty)
         return PredictedGain.plus_minus(value, spread, source), None, None
     if low is None or high is None:
         raise InputError(
@@ -217,7 +217,7 @@ def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
         )
     return (
         PredictedGain(
-            value, parse_number("--gain-low", low), parse_number("--gain-high", high), source
+            value, parse.number("--gain-low", low), parse.number("--gain-high", high), source
         ),
         None,
         None,
@@ -247,52 +247,21 @@ def _number(path: Path, key: str, value: Any):
 
 
 def _competing(text: str):
-    from trainbudget.estimate.exact import parse_number
     from trainbudget.gates.decision import CompetingWork
 
     parts = text.rsplit(":", 2)
     if len(parts) != 3 or not parts[0].strip():
         raise InputError(f"--competing: expected NAME:GAIN:COST_USD, got {text!r}")
     name, gain, cost = parts
-    cost_usd = parse_number("--competing cost", cost)
+    cost_usd = parse.number("--competing cost", cost)
     if cost_usd is None or cost_usd <= 0:
         raise InputError(f"--competing: cost must be positive dollars, got {cost!r} in {text!r}")
-    return CompetingWork(name.strip(), parse_number("--competing gain", gain), cost_usd)
-
-
-def _render(console, payload: dict[str, Any]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    from trainbudget.output import fmt_number
-
-    colour = {"run": "green", "defer": "yellow"}.get(payload["verdict"], "red")
-    console.print(f"[bold {colour}]{payload['verdict'].upper()}[/] {escape(payload['sentence'])}")
-    table = Table(title="cheaper alternatives (priced by the estimator)")
-    for column in ("alternative", "GPU-hours", "cost", "gain", "gain per $1k"):
-        table.add_column(column, justify="left" if column == "alternative" else "right")
-    for alt in payload["alternatives"]:
-        table.add_row(
-            alt["name"],
-            _shown(alt["gpu_hours"], lambda v: fmt_number(v, 0)),
-            _shown(alt["cost_usd"], lambda v: f"${fmt_number(v)}"),
-            _shown(alt["predicted_gain"], lambda v: f"{float(v):.4g}"),
-            _shown(alt["gain_per_1000_usd"], lambda v: f"{float(v):.3g}"),
-        )
-    console.print(table)
-    for alt in payload["alternatives"]:
-        console.print(f"  {alt['name']}: {escape(alt['description'])}; {escape(alt['note'])}")
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
-
-
-def _shown(value: Any, fmt: Any) -> str:
-    return "-" if value is None else fmt(value)
+    return CompetingWork(name.strip(), parse.number("--competing gain", gain), cost_usd)
 
 
 def _check_fit_scale(fit: Path, law: dict[str, float], predicted_loss: Any, estimate: dict) -> None:
     """Warn when the fit's predicted loss is not the law's loss at --params/--tokens: the fit
     was then run for another target scale than the run being judged."""
-    from trainbudget.output import warn
     from trainbudget.scaling.law import law_loss
 
     at_run = law_loss(law, float(estimate["params"]), float(estimate["tokens"]))

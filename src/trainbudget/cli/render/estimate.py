@@ -1,36 +1,66 @@
-"""`trainbudget campaign` output: the JSON payload (contract keys) and the tables for people."""
+"""The estimate stage on the terminal: `estimate` and `campaign` tables from their payloads.
+
+Figures are rounded here, for display only; --json keeps them exact.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
-from trainbudget.estimate.campaign import CampaignEstimate
+from rich.table import Table
+
+_GIB = 1024**3
 
 
-def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
-    """The JSON object of `campaign --json`; numbers stay exact until serialised."""
-    return {
-        "campaign": result.campaign,
-        "unit_of_progress": result.unit_of_progress,
-        "lines": [asdict(line) for line in result.lines],
-        "planned_work_gpu_hours": result.planned_work_gpu_hours,
-        "contingency_gpu_hours": result.contingency_gpu_hours,
-        "planned_gpu_hours": result.planned_gpu_hours,
-        "gpu_hour_usd": result.gpu_hour_usd,
-        "compute_usd": result.compute_usd,
-        "storage_gb_months": result.storage_gb_months,
-        "storage_gb_month_usd": result.storage_gb_month_usd,
-        "storage_usd": result.storage_usd,
-        "total_usd": result.total_usd,
-        "sensitivity_model": "P + n·T·(1 + f) + E (+ D); replaces the retry line",
-        "sensitivity": [asdict(case) for case in result.sensitivity],
-        "ceiling": asdict(result.ceiling),
-        "main": None if result.main is None else result.main.to_dict(),
-        "cadence": None if result.cadence is None else asdict(result.cadence),
-        "capacity": [asdict(cost) for cost in result.capacity],
-        "warnings": list(result.warnings),
-    }
+def _gib(value: Any) -> str:
+    return f"{float(value) / _GIB:,.1f}"
+
+
+def _mfu_text(payload: dict[str, Any]) -> str:
+    """The MFU as given by the user, or a measured one to 4 significant digits (exact: --json)."""
+    return f"{float(payload['mfu']):.4g}" if payload.get("mfu_from") else str(payload["mfu"])
+
+
+def render_estimate(console: Any, payload: dict[str, Any]) -> None:
+    """The small table of seed 004 (FLOPs, wall hours, days, GPU-hours, $) and its assumptions."""
+    table = Table(title="training run estimate", show_header=True)
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_row("FLOPs", f"{float(payload['flops']):.4g}")
+    table.add_row("wall seconds", f"{float(payload['wall_seconds']):,.0f}")
+    table.add_row("wall hours", f"{float(payload['wall_hours']):,.1f}")
+    table.add_row("wall days", f"{float(payload['wall_days']):,.1f}")
+    table.add_row("GPU-hours", f"{float(payload['gpu_hours']):,.1f}")
+    table.add_row("dollars", f"${float(payload['dollar_cost']):,.2f}")
+    console.print(table)
+    gpu = payload["gpu"] or "GPU"
+    console.print(
+        f"assumptions: FLOPs = {payload['formula']}; "
+        f"{payload['gpus']} × {gpu} at {float(payload['peak_flops_per_second']):.4g} FLOP/s "
+        f"({payload['precision']} dense peak, {payload['peak_source']}); "
+        f"MFU {_mfu_text(payload)} ({payload['mfu_source']}); "
+        f"${payload['price_usd_per_gpu_hour']} per GPU-hour."
+    )
+    if payload.get("mfu_from"):
+        console.print(f"MFU from the ledger: {payload['mfu_from']['note']}")
+    console.print(
+        "wall time = FLOPs / (GPUs · peak · MFU); dollars = wall hours · GPUs · $/GPU-hour. "
+        "Exact values: --json. Estimates are a lower bound on cost."
+    )
+    memory = payload["memory"]
+    if memory:
+        verdict = {True: "fits", False: "DOES NOT FIT", None: "no capacity to compare"}
+        console.print(
+            f"memory per GPU: weights {_gib(memory['weights_bytes'])} + gradients "
+            f"{_gib(memory['gradients_bytes'])} + optimizer {_gib(memory['optimizer_bytes'])} + "
+            f"activations {_gib(memory['activations_bytes'])} = "
+            f"{_gib(memory['total_bytes'])} GiB; {verdict[memory['fits']]}"
+            + (
+                f" (headroom {_gib(memory['headroom_bytes'])} GiB)"
+                if memory["headroom_bytes"] is not None
+                else ""
+            )
+        )
 
 
 def _n(value: Any, places: int = 1) -> str:
@@ -39,8 +69,6 @@ def _n(value: Any, places: int = 1) -> str:
 
 def render_campaign(console: Any, payload: dict[str, Any]) -> None:
     """Lines, totals, storage, sensitivity grid, cadence, capacity and the ceiling verdict."""
-    from rich.table import Table
-
     lines = Table(title=f"campaign {payload['campaign']}: GPU-hours by work class")
     lines.add_column("line")
     lines.add_column("GPU-hours", justify="right")

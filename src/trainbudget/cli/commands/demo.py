@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption
+from trainbudget.cli.options import JsonOption
 
 # Defaults for a self-contained run: a private Prefect home inside the demo folder, a patient
 # ephemeral-server start (slow shared machines), Prefect's own logs only when they matter.
@@ -27,7 +27,7 @@ def demo(
     as_json: JsonOption = False,
 ) -> None:
     """Run the pre-launch flow and the weekly review on bundled sample data; print the report."""
-    from trainbudget.output import emit, stderr_console
+    from trainbudget.cli.output import emit, stderr_console
 
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PREFECT_HOME", str((out / ".prefect").resolve()))
@@ -44,7 +44,7 @@ def demo(
         )
 
     progress(steps[0])
-    from trainbudget.commands._flows import load_flow_module
+    from trainbudget.cli.flows import load_flow_module
 
     result = load_flow_module("demo_run").run_demo(out, on_step=progress)
     result["seconds"] = round(time.monotonic() - started, 1)

@@ -7,12 +7,15 @@ the compute-optimal split of the budget, lands everything in the ledger, optiona
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trainbudget.commands.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.output import emit, warn, working
 
 
 def fit(
@@ -21,28 +24,29 @@ def fit(
         Path, typer.Argument(help="CSV of ablation results: params, tokens (or FLOPs), loss.")
     ],
     target_params: Annotated[
-        float,
-        typer.Option("--target-params", help="Parameters N of the run to predict, e.g. 7e9."),
+        str, value_option("--target-params", "Parameters N of the run to predict, e.g. 7e9.", "N")
     ],
     target_tokens: Annotated[
-        float, typer.Option("--target-tokens", help="Training tokens D of that run, e.g. 1.4e11.")
+        str, value_option("--target-tokens", "Training tokens D of that run, e.g. 1.4e11.", "D")
     ],
     baseline_loss: Annotated[
-        float | None,
-        typer.Option("--baseline-loss", help="Loss to beat; gives the predicted gain."),
+        str | None,
+        value_option("--baseline-loss", "Loss to beat; gives the predicted gain.", "LOSS"),
     ] = None,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Bootstrap resamples for the intervals.")
     ] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
     confidence: Annotated[
-        float, typer.Option("--confidence", help="Coverage of the percentile intervals.")
-    ] = 0.9,
+        str,
+        typer.Option("--confidence", help="Coverage of the percentile intervals.", metavar="P"),
+    ] = "0.9",
     budget_flops: Annotated[
-        float | None,
-        typer.Option(
+        str | None,
+        value_option(
             "--budget-flops",
-            help="FLOP budget for the compute-optimal split (default 6·N·D of the target).",
+            "FLOP budget for the compute-optimal split (default 6·N·D of the target).",
+            "FLOPS",
         ),
     ] = None,
     params_column: Annotated[
@@ -73,12 +77,17 @@ def fit(
     as_json: JsonOption = False,
 ) -> None:
     """Fit a scaling law to ablations and predict the loss at the target scale, with intervals."""
+    from trainbudget.cli.render.scaling import render_analysis
     from trainbudget.ledger import Ledger
-    from trainbudget.output import emit, warn, working
     from trainbudget.scaling.analysis import analyse_ablations
     from trainbudget.scaling.land import land_analysis
     from trainbudget.scaling.load import AblationColumns, read_ablations
 
+    target_n = _float(parse.positive("--target-params", target_params))
+    target_d = _float(parse.positive("--target-tokens", target_tokens))
+    baseline = _float(parse.positive("--baseline-loss", baseline_loss))
+    level = _float(parse.fraction("--confidence", confidence, include_one=False))
+    budget = _float(parse.positive("--budget-flops", budget_flops))
     columns = AblationColumns(
         params=params_column, tokens=tokens_column, loss=loss_column, flops=flops_column
     )
@@ -86,13 +95,13 @@ def fit(
     with working(f"fitting {len(points.loss)} points, then {bootstrap} bootstrap refits…"):
         analysis = analyse_ablations(
             points,
-            target_params,
-            target_tokens,
-            baseline_loss=baseline_loss,
+            target_n,
+            target_d,
+            baseline_loss=baseline,
             resamples=bootstrap,
             seed=seed,
-            confidence=confidence,
-            budget_flops=budget_flops,
+            confidence=level,
+            budget_flops=budget,
         )
     options = {
         "columns": {
@@ -102,13 +111,13 @@ def fit(
             "loss": loss_column,
         },
         "drop_highest_loss": drop_highest_loss,
-        "target_params": target_params,
-        "target_tokens": target_tokens,
-        "baseline_loss": baseline_loss,
+        "target_params": target_n,
+        "target_tokens": target_d,
+        "baseline_loss": baseline,
         "bootstrap": bootstrap,
         "seed": seed,
-        "confidence": confidence,
-        "budget_flops": budget_flops,
+        "confidence": level,
+        "budget_flops": budget,
     }
     with Ledger.open(ledger_path(ctx, ledger)) as book:
         fit_id, landed = land_analysis(book, analysis, options)
@@ -126,10 +135,9 @@ def fit(
         "plot": plot_path,
         "ledger": {"path": ledger_file, "fit_id": fit_id, "landed": landed},
     }
+    emit(payload, as_json, lambda console: render_analysis(console, payload))
 
-    def render(console):
-        from trainbudget.scaling.render import render_analysis
 
-        render_analysis(console, payload)
-
-    emit(payload, as_json, render)
+def _float(value: Decimal | None) -> float | None:
+    """The scaling stage computes in floats (scipy); a parsed option enters it here."""
+    return None if value is None else float(value)

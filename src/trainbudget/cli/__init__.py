@@ -1,0 +1,5 @@
+"""The command line: the typer app (app.py), option parsing (options.py), commands, renderers."""
+
+from trainbudget.cli.app import main
+
+__all__ = ["main"]

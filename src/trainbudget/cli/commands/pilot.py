@@ -1,0 +1,90 @@
+"""`trainbudget pilot STEPLOG…`: per-shape pilot statistics and a measured MFU, landed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.output import emit, warn
+
+
+def pilot(
+    ctx: typer.Context,
+    steplogs: Annotated[
+        list[Path],
+        typer.Argument(help="Step logs: .csv, .parquet or .jsonl (columns in docs/pilot.md)."),
+    ],
+    params: Annotated[
+        str | None,
+        typer.Option("--params", help="Model parameters N (e.g. 7e9), for MFU = 6·N·tokens/…"),
+    ] = None,
+    gpu: Annotated[
+        str | None,
+        typer.Option("--gpu", help="Catalog accelerator (e.g. H100-SXM): peak FLOP/s, memory."),
+    ] = None,
+    precision: Annotated[
+        str, typer.Option("--precision", help="Peak to measure MFU against: bf16, fp16, fp8…")
+    ] = "bf16",
+    shape_mix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--shape-mix",
+            help="Training token mix, repeated: SEQ_LEN[xBATCH]=FRACTION (2048=0.9 8192=0.1).",
+        ),
+    ] = None,
+    warmup_steps: Annotated[
+        int, typer.Option("--warmup-steps", min=0, help="Leave out each run's first K steps.")
+    ] = 0,
+    train_tokens: Annotated[
+        str | None,
+        typer.Option("--train-tokens", help="Tokens of the real run: project its GPU-hours."),
+    ] = None,
+    no_ledger: Annotated[
+        bool, typer.Option("--no-ledger", help="Summarize only; write nothing to the ledger.")
+    ] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Summarize pilot step logs per shape; measure MFU; land steps and statistics."""
+    from trainbudget.cli.render.pilot import render_pilot
+    from trainbudget.ledger import Ledger
+    from trainbudget.pilot.land import land_pilot
+    from trainbudget.pilot.mix import parse_shape_mix
+    from trainbudget.pilot.summary import PilotOptions
+
+    accelerator = None
+    if gpu is not None:
+        from trainbudget.estimate.catalog import get_accelerator
+
+        accelerator = get_accelerator(gpu)
+        accelerator.peak_flops_per_second(precision)  # an unknown precision fails early
+    options = PilotOptions(
+        params=parse.positive("--params", params),
+        gpu=gpu,
+        precision=precision.lower(),
+        shape_mix=parse_shape_mix(shape_mix or []),
+        warmup_steps=warmup_steps,
+        train_tokens=parse.positive("--train-tokens", train_tokens),
+    )
+    if no_ledger:
+        result = land_pilot(None, steplogs, options, accelerator)
+    else:
+        with Ledger.open(ledger_path(ctx, ledger)) as book:
+            result = land_pilot(book, steplogs, options, accelerator)
+    payload = result.to_payload()
+    for log in result.logs:
+        if log.rejected:
+            first = log.rejected[0]
+            warn(
+                f"{log.path}: {len(log.rejected)} row(s) rejected and quarantined; "
+                f"first: line {first.line}: {first.reason}"
+            )
+    for note in result.summary.warnings:
+        warn(note)
+    if params is not None and gpu is None:
+        warn("--params without --gpu: MFU needs the accelerator's peak; pass --gpu NAME")
+    emit(payload, as_json, lambda console: render_pilot(console, payload))

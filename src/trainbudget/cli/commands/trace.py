@@ -1,0 +1,90 @@
+"""`trainbudget trace PATH…`: summarize PyTorch Profiler traces per rank and step, and land them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainbudget.cli import options as parse
+from trainbudget.cli.options import GpuTflopsOption, JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.output import emit, warn, working
+
+
+def trace(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Rank trace files (.json or .json.gz) or folders of them."),
+    ],
+    hta_compatible: Annotated[
+        bool,
+        typer.Option(
+            "--hta-compatible",
+            help="HTA's selection and rounding: drop the last ProfilerStep, whole µs.",
+        ),
+    ] = False,
+    gpu: Annotated[
+        str | None,
+        typer.Option("--gpu", help="Catalog accelerator (e.g. A100-80GB) to report MFU against."),
+    ] = None,
+    gpu_tflops: GpuTflopsOption = None,
+    precision: Annotated[
+        str | None,
+        typer.Option(
+            "--precision",
+            help="Peak for MFU: fp32, tf32, bf16, fp16, fp8 (default: the traced ops' dtype).",
+        ),
+    ] = None,
+    max_json_bytes: Annotated[
+        int | None,
+        typer.Option(
+            "--max-json-bytes",
+            min=1,
+            help="Refuse a trace that decompresses past this many bytes (default 8 GiB).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", min=1, help="Worker processes (default: one per core).")
+    ] = None,
+    no_ledger: Annotated[
+        bool, typer.Option("--no-ledger", help="Summarize only; write nothing to the ledger.")
+    ] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Summarize profiler traces: GPU busy/idle, kernel categories, overlap, steps, memory, MFU."""
+    from trainbudget.cli.render.trace import render_trace
+    from trainbudget.trace.combine import assign_ranks, choose_peak, combine_ranks
+    from trainbudget.trace.ranks import summarize_files, trace_files
+
+    files = trace_files(paths)
+    tflops = parse.tflops("--gpu-tflops", gpu_tflops)
+    accelerator = None
+    if gpu is not None and tflops is None:
+        from trainbudget.estimate.catalog import get_accelerator
+
+        accelerator = get_accelerator(gpu)  # a wrong name or precision fails before any work
+        if precision is not None:
+            accelerator.peak_flops_per_second(precision)
+    with working(f"summarizing {len(files)} trace file(s)…"):
+        summaries = summarize_files(
+            files, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes, jobs=jobs
+        )
+    peak = choose_peak(
+        summaries, accelerator=accelerator, tflops=tflops, gpu=gpu, precision=precision
+    )
+    payload, warnings = combine_ranks(summaries, hta_compatible=hta_compatible, peak=peak)
+    if not no_ledger:
+        from trainbudget.ledger import Ledger
+        from trainbudget.trace.land import land_summaries
+
+        ranks, _ = assign_ranks(summaries)
+        with Ledger.open(ledger_path(ctx, ledger)) as book:
+            payload["landed"] = land_summaries(
+                book, summaries, ranks, hta_compatible=hta_compatible
+            )
+    for message in dict.fromkeys(warnings):
+        warn(message)
+    emit(payload, as_json, lambda console: render_trace(console, payload))

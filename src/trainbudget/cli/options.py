@@ -1,0 +1,157 @@
+"""Options shared by every command, and the one parser of number options.
+
+Numbers arrive as text and are read as exact Decimals ("7e9", "2.40", "1_000" stay exact); a
+bad value raises InputError naming the flag, e.g. `--mfu: must be in (0, 1], got '1.5'`.
+Stages take the parsed values and name their own fields; flag names are the CLI's business.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from trainbudget.errors import InputError
+
+# Far beyond any real quantity (1e300 FLOPs), yet safe to multiply and to turn into an int.
+_LARGEST_EXPONENT = 300
+
+
+def number(flag: str, text: str | None, expected: str = "a number") -> Decimal | None:
+    """Option text as an exact, finite Decimal (None passes through); InputError naming `flag`."""
+    if text is None:
+        return None
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except (InvalidOperation, ValueError):
+        raise InputError(f"{flag}: must be {expected}, got {text!r}") from None
+    if not value.is_finite():
+        raise InputError(f"{flag}: must be a finite number, got {text!r}")
+    if value and abs(value.adjusted()) > _LARGEST_EXPONENT:
+        raise InputError(f"{flag}: must be a number within 1e±{_LARGEST_EXPONENT}, got {text!r}")
+    return value
+
+
+def amount(flag: str, text: str | None, unit: str = "") -> Decimal | None:
+    """A number of zero or more (hours, dollars, GPU-hours, a count that may be fractional)."""
+    value = number(flag, text)
+    if value is not None and value < 0:
+        raise InputError(f"{flag}: must be zero or more{_unit(unit)}, got {text}")
+    return value
+
+
+def positive(flag: str, text: str | None) -> Decimal | None:
+    """A number above zero (parameters, TFLOP/s, tokens of a run)."""
+    value = number(flag, text, "a positive number")
+    if value is not None and value <= 0:
+        raise InputError(f"{flag}: must be positive, got {text!r}")
+    return value
+
+
+def at_least(flag: str, text: str | None, minimum: int) -> Decimal | None:
+    """A number of at least `minimum` (e.g. training tokens: at least 1)."""
+    value = number(flag, text)
+    if value is not None and value < minimum:
+        raise InputError(f"{flag}: must be at least {minimum}, got {text!r}")
+    return value
+
+
+def count(flag: str, text: str | None, minimum: int = 0) -> int | None:
+    """A whole number of at least `minimum` ("8", "8.0", "1e3", "1_000"); 2.5 is refused."""
+    value = number(flag, text)
+    if value is None:
+        return None
+    if value != value.to_integral_value() or value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"a whole number ≥ {minimum}"
+        raise InputError(f"{flag}: must be {kind}, got {text!r}")
+    return int(value)
+
+
+def fraction(flag: str, text: str | None, *, include_one: bool = True) -> Decimal | None:
+    """A fraction in (0, 1], or in (0, 1) with include_one=False (MFU; a share of a run)."""
+    value = number(flag, text)
+    if value is None:
+        return None
+    if value <= 0 or value > 1 or (value == 1 and not include_one):
+        interval = "(0, 1]" if include_one else "(0, 1)"
+        raise InputError(f"{flag}: must be in {interval}, got {text!r}")
+    return value
+
+
+def size(flag: str, text: str | None, unit: str) -> Decimal | None:
+    """A size of zero or more in the flag's unit (GB, bytes), e.g. --memory-per-gpu-gb 80."""
+    return amount(flag, text, unit)
+
+
+def duration(flag: str, text: str | None, unit: str = "hours") -> Decimal | None:
+    """A duration of zero or more in the flag's unit (hours, seconds), e.g. --wall-hours 10."""
+    return amount(flag, text, unit)
+
+
+def tflops(flag: str, text: str | None) -> Fraction | None:
+    """A positive TFLOP/s figure as an exact Fraction (the trace stage's number type)."""
+    value = positive(flag, text)
+    return None if value is None else Fraction(value)
+
+
+def _unit(unit: str) -> str:
+    return f" {unit}" if unit else ""
+
+
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else there.")
+]
+LedgerOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--ledger",
+        help="DuckDB ledger file (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
+        show_default=False,
+    ),
+]
+
+
+def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
+    """The command's --ledger if given, else the global one given before the command."""
+    if option is not None:
+        return option
+    root = ctx.find_root()
+    return (root.obj or {}).get("ledger") if root else None
+
+
+# The shape and price of one run, shared by `estimate` and `decide` (and --gpu by all commands
+# that look up the hardware catalog). Numbers are taken as text so 7e9 and 1e11 stay exact.
+def value_option(flag: str, help_text: str, metavar: str = "X") -> Any:
+    """A typer option for a number given as text, shown with a metavar and no default."""
+    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
+
+
+ParamsOption = Annotated[str, value_option("--params", "Parameter count N, e.g. 7e9.", "N")]
+TokensOption = Annotated[str, value_option("--tokens", "Training tokens T, e.g. 1e11.", "T")]
+GpusOption = Annotated[str, value_option("--gpus", "Number of accelerators.", "G")]
+PriceOption = Annotated[str, value_option("--price", "Dollars per GPU-hour.", "USD")]
+GpuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu", help="Catalog accelerator, e.g. A100-80GB (see docs/estimate.md).", metavar="NAME"
+    ),
+]
+GpuTflopsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog.", metavar="X"
+    ),
+]
+PrecisionOption = Annotated[str, typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.")]
+MfuOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mfu", help="Model FLOPs utilisation in (0, 1]; default by --model-class.", metavar="M"
+    ),
+]
+ModelClassOption = Annotated[
+    str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
+]

@@ -1,0 +1,54 @@
+"""Printing results: one JSON object on stdout with --json, else rich tables; notes on stderr."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from rich.console import Console
+
+from trainbudget.output import dumps
+
+stderr_console = Console(stderr=True, highlight=False)
+
+
+def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
+    """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
+    if as_json:
+        sys.stdout.buffer.write(dumps(payload) + b"\n")
+        sys.stdout.flush()
+    else:
+        render(Console(highlight=False))
+
+
+def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: BinaryIO) -> None:
+    """Write `payload` plus `key: <the JSON array in array_path>` as one JSON object.
+
+    The array (hundreds of MB for a million-line reconcile week) is copied from the file DuckDB
+    wrote instead of being parsed and re-serialised.
+    """
+    body = dumps({**payload, key: None})
+    marker = dumps(key) + b":null}"
+    if not body.endswith(marker):
+        raise AssertionError(f"{key} must be the last key of the payload")
+    out.write(body[: -len(b"null}")])
+    with array_path.open("rb") as array:
+        shutil.copyfileobj(array, out, 1 << 20)
+    out.write(b"}\n")
+    out.flush()
+
+
+def working(message: str) -> AbstractContextManager[Any]:
+    """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
+    if not stderr_console.is_terminal:
+        return nullcontext()
+    return stderr_console.status(message, spinner="dots")
+
+
+def warn(message: str) -> None:
+    """A warning for the user, always on stderr so --json output stays clean."""
+    stderr_console.print(f"[yellow]warning:[/yellow] {message}", soft_wrap=True)

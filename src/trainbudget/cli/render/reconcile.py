@@ -1,0 +1,80 @@
+"""The reconcile stage on the terminal: GPU-hours by class, largest jobs, plan, diagnosis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from trainbudget.reconcile.variance import gpu_hours
+
+
+def _n(value: Any, places: int = 2) -> str:
+    return "-" if value is None else f"{float(value):,.{places}f}"
+
+
+def render_reconcile(
+    console: Console, payload: dict[str, Any], top_jobs: list[dict[str, Any]]
+) -> None:
+    """Totals, the largest jobs (the review's `top_jobs`, GPU-seconds), actual versus plan,
+    and the diagnosis in the seed's order."""
+    t = payload["totals"]
+    scope = f"week {payload['week']}" if payload["week"] else "everything landed"
+    console.print(
+        f"[bold]Reconciliation, {scope}[/bold]: {t['jobs']:,} allocations, "
+        f"{_n(t['allocated_gpu_hours'])} GPU-hours allocated"
+    )
+    totals = Table(title="GPU-hours by class")
+    for column in ("allocated", "useful", "recovery", "lost", "unverified"):
+        totals.add_column(column, justify="right")
+    totals.add_row(
+        *(
+            _n(t[f"{c}_gpu_hours"])
+            for c in ("allocated", "useful", "recovery", "lost", "unverified")
+        )
+    )
+    console.print(totals)
+    jobs = Table(title="Largest allocations")
+    for column in (
+        "job",
+        "state",
+        "class",
+        "GPUs",
+        "allocated",
+        "useful",
+        "recovery",
+        "lost",
+        "unverified",
+        "flags",
+    ):
+        jobs.add_column(
+            column, justify="left" if column in {"job", "state", "class", "flags"} else "right"
+        )
+    for j in top_jobs:
+        hours = (
+            _n(gpu_hours(j[c])) for c in ("allocated", "useful", "recovery", "lost", "unverified")
+        )
+        jobs.add_row(
+            j["job_id"], j["state"], j["work_class"], str(j["gpus"]), *hours,
+            ", ".join(j["flags"] or []),
+        )  # fmt: skip
+    console.print(jobs)
+    variance = payload["variance"]
+    if variance:
+        table = Table(title=f"Actual versus plan ({variance['campaign']}), campaign to date")
+        for column in ("work class", "planned", "actual", "variance", "variance $", "remaining"):
+            table.add_column(column, justify="left" if column == "work class" else "right")
+        for row in variance["by_work_class"]:
+            table.add_row(
+                row["work_class"], _n(row["planned_gpu_hours"]), _n(row["actual_gpu_hours"]),
+                _n(row["variance_gpu_hours"]), _n(row["variance_usd"]),
+                _n(row["remaining_gpu_hours"]),
+            )  # fmt: skip
+        console.print(table)
+        console.print(variance["continuation"]["sentence"])
+    if payload["failure_fraction"] is not None:
+        console.print(f"measured failure fraction f (main) = {_n(payload['failure_fraction'], 3)}")
+    console.print("[bold]Diagnosis[/bold]")
+    for number, finding in enumerate(payload["diagnosis"], start=1):
+        console.print(f"{number}. {finding['step']}: {finding['summary']}")
