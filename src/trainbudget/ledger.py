@@ -23,6 +23,7 @@ from typing import Any
 import duckdb
 
 from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.permissions import restrict_new_files
 from trainbudget.resources import resource_dir
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
@@ -102,6 +103,7 @@ class Ledger:
     def open(cls, path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Ledger:
         """Open (creating if needed) the ledger at `path` and apply pending migrations."""
         resolved = resolve_ledger_path(path)
+        restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
         if resolved.parent and not resolved.parent.exists():
             resolved.parent.mkdir(parents=True, exist_ok=True)
         try:

@@ -45,6 +45,21 @@ def test_compose_runs_server_on_postgres_and_a_worker() -> None:
     assert services["worker"]["environment"]["PREFECT_API_URL"] == "http://server:4200/api"
 
 
+def test_compose_exposes_nothing_beyond_loopback_and_has_no_default_secrets() -> None:
+    text = (DEPLOY / "docker-compose.yml").read_text(encoding="utf-8")
+    services = yaml.safe_load(text)["services"]
+    published = [port for service in services.values() for port in service.get("ports", [])]
+    assert published and all(str(port).startswith("127.0.0.1:") for port in published)
+    # Secrets come from the env file: no `${VAR:-default}` fallback can start it unprotected.
+    assert ":-prefect" not in text and "PREFECT_DB_PASSWORD:?" in text
+    assert services["server"]["environment"]["PREFECT_SERVER_API_AUTH_STRING"].startswith("${")
+    assert services["worker"]["environment"]["PREFECT_API_AUTH_STRING"].startswith("${")
+    example = (DEPLOY / "prefect.env.example").read_text(encoding="utf-8")
+    assert {"PREFECT_DB_PASSWORD", "PREFECT_API_AUTH_STRING"} <= {
+        line.split("=")[0] for line in example.splitlines() if "=" in line and line[0] != "#"
+    }
+
+
 @pytest.mark.slow
 def test_prefect_deploy_and_a_process_worker_run_the_prelaunch_flow(
     prefect_server, completed_runs, tmp_path: Path

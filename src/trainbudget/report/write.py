@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainbudget.permissions import restrict_new_files
 from trainbudget.report.html import render_html
 from trainbudget.report.markdown import render_markdown
 from trainbudget.report.model import Report
@@ -19,7 +20,8 @@ class ReportFiles:
 
 
 def write_report(report: Report, folder: Path) -> ReportFiles:
-    """Write report.html and report.md into `folder` (created if needed)."""
+    """Write report.html and report.md into `folder` (created if needed, its owner's only)."""
+    restrict_new_files()
     folder.mkdir(parents=True, exist_ok=True)
     html = folder / "report.html"
     markdown = folder / "report.md"
