@@ -257,32 +257,23 @@ class Ledger:
         file_path = Path(path)
         digest = sha256 or sha256_of(file_path)
         identity = source_options(options)
-        landed_at = _now()
         found = self.query(
             "ledger/find_source", kind=kind, source_sha256=digest, parse_options=identity
         )
         if found and found[0][3] != "rejected":
             return None
+        landed_at = _now()
+        now = {"source_path": str(file_path), "size_bytes": file_path.stat().st_size,
+               "landed_at": landed_at}  # fmt: skip
         if found:
             source_id = found[0][0]
             self.execute("ledger/drop_quarantine", source_id=source_id)
-            self.execute(
-                "ledger/reuse_source",
-                source_id=source_id,
-                source_path=str(file_path),
-                size_bytes=file_path.stat().st_size,
-                landed_at=landed_at,
-            )
+            self.execute("ledger/reuse_source", source_id=source_id, **now)
         else:
-            (source_id,) = self.query(
-                "ledger/insert_source",
-                kind=kind,
-                source_path=str(file_path),
-                source_sha256=digest,
-                size_bytes=file_path.stat().st_size,
-                landed_at=landed_at,
-                parse_options=identity,
-            )[0]
+            ((source_id,),) = self.query(
+                "ledger/insert_source", kind=kind, source_sha256=digest, parse_options=identity,
+                **now,
+            )  # fmt: skip
         return Source(source_id, kind, str(file_path), digest, landed_at)
 
     def finish_source(self, source: Source, rows_landed: int) -> None:
