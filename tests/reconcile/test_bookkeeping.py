@@ -151,3 +151,19 @@ def test_trace_output_failing_keeps_nothing(
     ok = _trace_cli(args, subprocess.PIPE)
     assert ok.returncode == 0, ok.stderr
     assert len(_dump(ledger_path)["trace_ranks"]) == 2
+
+
+def test_reconcile_on_a_wholly_rejected_export_exits_2_with_one_line(cli, tmp_path: Path) -> None:
+    csv = _export(tmp_path, ",", lines=SPLIT)
+    ledger_path = tmp_path / "l.duckdb"
+    result = cli("reconcile", "--sacct", str(csv), "--week", "2026-W48", "--ledger",
+                 str(ledger_path), "--json")  # fmt: skip
+    assert (result.code, result.stdout) == (2, "")
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"trainbudget: error: {csv}: nothing landed: all 8 rows quarantined")
+    # With the delimiter it was written with, every job lands (8 GPUs x 1 h each).
+    fixed = _export(tmp_path, ",", "fixed.csv")
+    ok = cli("reconcile", "--sacct", str(fixed), "--sacct-delimiter", ",", "--week", "2026-W48",
+             "--ledger", str(ledger_path), "--json")  # fmt: skip
+    assert ok.code == 0, ok.stderr
+    assert ok.json()["totals"]["allocated_gpu_hours"] == 8 * 8
