@@ -178,7 +178,9 @@ def test_location_option_then_env_then_default(monkeypatch: pytest.MonkeyPatch) 
 
 def test_named_sql_takes_parameters_not_formatting(ledger: Ledger) -> None:
     hostile = "x'); DROP TABLE sources; --"
-    assert ledger.query("ledger/find_source", kind=hostile, source_sha256=hostile) == []
+    assert ledger.query(
+        "ledger/find_source", kind=hostile, source_sha256=hostile, parse_options=hostile
+    ) == []
     assert "sources" in dict(ledger.table_counts())
 
 

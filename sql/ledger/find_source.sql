@@ -1,4 +1,6 @@
--- in: params $kind, $source_sha256   out: source_id, source_path, landed_at of an earlier landing
-SELECT source_id, source_path, landed_at
+-- in: params $kind, $source_sha256, $parse_options
+-- out: source_id, source_path, landed_at, status of an earlier landing of these bytes with
+--      these options (status 'landed', or 'rejected' when every row was quarantined)
+SELECT source_id, source_path, landed_at, status
 FROM sources
-WHERE kind = $kind AND source_sha256 = $source_sha256;
+WHERE kind = $kind AND source_sha256 = $source_sha256 AND parse_options = $parse_options;

@@ -10,6 +10,7 @@ are sql/schema/NNN_name.sql.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -68,6 +69,13 @@ def sha256_of(path: Path) -> str:
         while block := handle.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
+
+
+def source_options(options: Mapping[str, Any] | None) -> str:
+    """The parse options of a source as canonical JSON (sorted keys; '' when there are none)."""
+    if not options:
+        return ""
+    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"), default=str)
 
 
 @dataclass(frozen=True)
@@ -232,31 +240,47 @@ class Ledger:
             self._in_transaction = False
 
     def begin_source(
-        self, path: str | os.PathLike[str], kind: str, *, sha256: str | None = None
+        self,
+        path: str | os.PathLike[str],
+        kind: str,
+        *,
+        sha256: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Source | None:
-        """Register an input file for landing; None if the same content was landed before.
+        """Register an input file for landing; None if it was landed before.
 
-        `sha256` is the digest of the bytes the caller read, when it already hashed them
-        (hashed here otherwise). Call inside `transaction()` so the source row and its data
-        rows land together.
+        A source is its kind, its content hash and `options`, the parse options that change
+        its rows (e.g. the sacct delimiter): the same bytes with other options are another
+        source. `sha256` is the digest of the bytes the caller read, when it already hashed
+        them (hashed here otherwise). A source whose every row was rejected is not landed:
+        landing it again replaces its quarantine rows. Call inside `transaction()` so the
+        source row and its data rows land together.
         """
         file_path = Path(path)
         digest = sha256 or sha256_of(file_path)
-        if self.query("ledger/find_source", kind=kind, source_sha256=digest):
+        identity = source_options(options)
+        found = self.query(
+            "ledger/find_source", kind=kind, source_sha256=digest, parse_options=identity
+        )
+        if found and found[0][3] != "rejected":
             return None
         landed_at = _now()
-        (source_id,) = self.query(
-            "ledger/insert_source",
-            kind=kind,
-            source_path=str(file_path),
-            source_sha256=digest,
-            size_bytes=file_path.stat().st_size,
-            landed_at=landed_at,
-        )[0]
+        now = {"source_path": str(file_path), "size_bytes": file_path.stat().st_size,
+               "landed_at": landed_at}  # fmt: skip
+        if found:
+            source_id = found[0][0]
+            self.execute("ledger/drop_quarantine", source_id=source_id)
+            self.execute("ledger/reuse_source", source_id=source_id, **now)
+        else:
+            ((source_id,),) = self.query(
+                "ledger/insert_source", kind=kind, source_sha256=digest, parse_options=identity,
+                **now,
+            )  # fmt: skip
         return Source(source_id, kind, str(file_path), digest, landed_at)
 
     def finish_source(self, source: Source, rows_landed: int) -> None:
-        """Record how many rows a source landed (quarantined rows are counted from the table)."""
+        """Record how many rows a source landed (quarantined rows are counted from the table);
+        with none landed its status is 'rejected': it is not landed."""
         self.execute(
             "ledger/count_source_rows", source_id=source.source_id, rows_landed=rows_landed
         )

@@ -20,6 +20,11 @@ import polars as pl
 from trainbudget.quality.rules import (
     JOB_ACCOUNTING_RULES,
     MANIFEST_RULES,
+    MAX_ARTIFACT_BYTES,
+    MAX_GPU_MEMORY_BYTES,
+    MAX_GPUS_PER_JOB,
+    MAX_STEP_SECONDS,
+    MAX_TOKENS_PER_STEP,
     PROGRESS_EVENTS_RULES,
     REGISTRY_RULES,
     SACCT_ROWS,
@@ -51,15 +56,15 @@ class PilotStep(pa.DataFrameModel):
 
     run_id: str = pa.Field(str_length={"min_value": 1})
     step: int = pa.Field(ge=0)
-    wall_seconds: float = pa.Field(gt=0)
-    tokens: int = pa.Field(gt=0, nullable=True)
-    samples: int = pa.Field(gt=0, nullable=True)
-    seq_len: int = pa.Field(gt=0)
-    batch_size: int = pa.Field(gt=0)
-    gpus: int = pa.Field(gt=0)
-    peak_memory_bytes: int = pa.Field(ge=0, nullable=True)
-    checkpoint_seconds: float = pa.Field(ge=0, nullable=True)
-    checkpoint_bytes: int = pa.Field(ge=0, nullable=True)
+    wall_seconds: float = pa.Field(gt=0, le=MAX_STEP_SECONDS)
+    tokens: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP, nullable=True)
+    samples: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP, nullable=True)
+    seq_len: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP)
+    batch_size: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP)
+    gpus: int = pa.Field(gt=0, le=MAX_GPUS_PER_JOB)
+    peak_memory_bytes: int = pa.Field(ge=0, le=MAX_GPU_MEMORY_BYTES, nullable=True)
+    checkpoint_seconds: float = pa.Field(ge=0, le=MAX_STEP_SECONDS, nullable=True)
+    checkpoint_bytes: int = pa.Field(ge=0, le=MAX_ARTIFACT_BYTES, nullable=True)
     source_line: int = pa.Field(ge=1)
 
     @pa.check("wall_seconds", "checkpoint_seconds", name="finite")

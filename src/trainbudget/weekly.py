@@ -95,7 +95,13 @@ def prepare_week(inputs: WeeklyInputs) -> PreparedWeek:
 
 def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
     """Land the plan, sacct (files, or `sacct` run here), registry, progress and manifest."""
-    from trainbudget.reconcile.land import land_manifest, land_progress, land_registry, land_sacct
+    from trainbudget.reconcile.land import (
+        land_manifest,
+        land_progress,
+        land_registry,
+        land_sacct,
+        require_rows,
+    )
 
     inputs = prepared.inputs
     ledger.execute("ledger/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
@@ -130,6 +136,7 @@ def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
         ):
             if path is not None:
                 landed.append(lander(ledger, path))
+        require_rows(landed)
         if not ledger.query("reconcile/review/sacct_present"):
             raise InputError(
                 "sacct: no scheduler records in the ledger: give sacct exports (or live)"
@@ -204,10 +211,15 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
 
 
 def landing_warnings(landed: list[Landed]) -> list[str]:
-    """One line per file with quarantined rows or landed before."""
+    """One line per file with quarantined rows, nothing landed, or landed before."""
     warnings = []
     for item in landed:
-        if item.rows_quarantined:
+        if item.rejected:
+            warnings.append(
+                f"{item.path}: nothing landed: {item.rows_quarantined} rows quarantined, "
+                "so it is not marked landed (landing it again retries it)"
+            )
+        elif item.rows_quarantined:
             warnings.append(
                 f"{item.path}: {item.rows_quarantined} rows quarantined "
                 "(see `trainbudget ledger info`; table quarantine)"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
 from trainbudget.pilot.ingest import read_step_log
+from trainbudget.quality.rules import MAX_STEP_SECONDS
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
@@ -40,6 +41,13 @@ BAD_ROWS = [
     ({"run_id": None}, "run_id: required, but empty"),
     ({"checkpoint_seconds": -1}, "checkpoint_seconds: must be at least 0"),
     ({"peak_memory_bytes": "lots"}, "peak_memory_bytes: not a whole number"),
+    # Absurd values (issue 15): bounds of quality.rules, written out here as numbers.
+    ({"wall_seconds": 604801}, "wall_seconds: must be at most 604800, found 604801"),
+    ({"gpus": 1_000_001}, "gpus: must be at most 1000000, found 1000001"),
+    ({"tokens": 10**15 + 1}, "tokens: must be at most 1000000000000000"),
+    ({"peak_memory_bytes": 2**44 + 1}, "peak_memory_bytes: must be at most 17592186044416"),
+    ({"checkpoint_seconds": 10**6}, "checkpoint_seconds: must be at most 604800"),
+    ({"checkpoint_bytes": 10**15 + 1}, "checkpoint_bytes: must be at most 1000000000000000"),
 ]
 
 
@@ -136,7 +144,10 @@ def test_a_file_with_no_valid_row_is_an_error_naming_the_first_bad_line(make_log
 
 # --- properties ----------------------------------------------------------------------------
 
-finite_seconds = st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False)
+# Up to the declared bound of one step (quality.rules.MAX_STEP_SECONDS, a week).
+finite_seconds = st.floats(
+    min_value=1e-6, max_value=MAX_STEP_SECONDS, allow_nan=False, allow_infinity=False
+)
 valid_rows = st.lists(
     st.tuples(
         finite_seconds,

@@ -275,6 +275,7 @@ def _validated(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:
 _CHECK_WORDS = {
     "greater_than": "must be greater than",
     "greater_than_or_equal_to": "must be at least",
+    "less_than_or_equal_to": "must be at most",
     "str_length": "must not be empty",
 }
 

@@ -154,15 +154,13 @@ def land_plan(ledger: Ledger, path: str | Path, plan: Plan | None = None) -> Pla
     file was landed before."""
     plan_path = Path(path)
     plan = plan or load_plan(plan_path)
+    # Everything that can fail on the input runs before the first write.
+    content = {"campaign": plan.campaign, "plan_json": plan.model_dump_json(),
+               "raw_yaml": plan_path.read_text(encoding="utf-8")}  # fmt: skip
     with ledger.transaction():
         source = ledger.begin_source(plan_path, "plan")
         if source is not None:
-            row = {
-                "campaign": plan.campaign,
-                "plan_json": plan.model_dump_json(),
-                "raw_yaml": plan_path.read_text(encoding="utf-8"),
-                **source.provenance(None),
-            }
+            row = {**content, **source.provenance(None)}
             ledger.insert_rows("plans", [row])
             ledger.finish_source(source, 1)
     return plan

@@ -22,6 +22,21 @@ from trainbudget.work_classes import WORK_CLASSES
 # jobs published run on some 100,000 GPUs.
 MAX_GPUS_PER_JOB = 1_000_000
 
+# A time outside [EARLIEST_TIME, LATEST_TIME) is a clock or parsing error (an epoch of 0 or
+# below, a mistyped year), not an event: Slurm's accounting format is younger than 2000.
+EARLIEST_TIME = "2000-01-01"
+LATEST_TIME = "2100-01-01"
+
+# One artifact (a checkpoint, a data snapshot) of more bytes than this is a typing error: a
+# petabyte, some hundred times the largest published training checkpoints.
+MAX_ARTIFACT_BYTES = 10**15
+
+# Pilot step logs: one step longer than a week (seconds), a peak memory of more than 16 TiB on
+# one GPU, or more than 10^15 tokens in one step is not a measurement.
+MAX_STEP_SECONDS = 7 * 24 * 3600
+MAX_GPU_MEMORY_BYTES = 2**44
+MAX_TOKENS_PER_STEP = 10**15
+
 
 @dataclass(frozen=True)
 class FieldRule:
@@ -74,6 +89,17 @@ def _optional(*columns: str) -> tuple[FieldRule, ...]:
     return tuple(FieldRule(c) for c in columns)
 
 
+def time_window(column: str, label: str) -> RowRule:
+    """The rule that `column` (shown to people as `label`) lies in [EARLIEST_TIME, LATEST_TIME)."""
+    return RowRule(
+        f"{label}: from {EARLIEST_TIME} to {LATEST_TIME}",
+        f"{column} < TIMESTAMPTZ '{EARLIEST_TIME} 00:00:00+00'"
+        f" OR {column} >= TIMESTAMPTZ '{LATEST_TIME} 00:00:00+00'",
+        f"concat('{label}: must be from {EARLIEST_TIME} to before {LATEST_TIME}, found ', "
+        f"strftime({column}, '%Y-%m-%dT%H:%M:%SZ'))",
+    )
+
+
 _PROVENANCE = (*_required("source_id", "source_path"), FieldRule("source_line", ge=1),
                *_required("source_sha256", "landed_at"))  # fmt: skip
 
@@ -105,6 +131,9 @@ SACCT_ROWS = TableRules(
             "concat('End: ', strftime(end_time, '%Y-%m-%dT%H:%M:%SZ'), ' is before Start ', "
             "strftime(start_time, '%Y-%m-%dT%H:%M:%SZ'))",
         ),
+        time_window("submit_time", "Submit"),
+        time_window("start_time", "Start"),
+        time_window("end_time", "End"),
     ),
 )
 
@@ -119,6 +148,7 @@ PROGRESS_EVENTS_RULES = TableRules(
         FieldRule("raw_json", nullable=False),
         *_PROVENANCE,
     ),
+    (time_window("event_time", "time"),),
 )
 
 REGISTRY_RULES = TableRules(
@@ -146,12 +176,13 @@ MANIFEST_RULES = TableRules(
         FieldRule("artifact_id", nullable=False),
         *_optional("experiment_id", "job_id"),
         FieldRule("step", ge=0),
-        FieldRule("size_bytes", nullable=False, ge=0),
+        FieldRule("size_bytes", nullable=False, ge=0, le=MAX_ARTIFACT_BYTES),
         FieldRule("created", nullable=False),
         FieldRule("role", nullable=False, isin=ROLES),
         *_optional("retain_until", "extra_json"),
         *_PROVENANCE,
     ),
+    (time_window("created", "created"),),
 )
 
 _SECONDS = ("useful_gpu_seconds", "recovery_gpu_seconds", "lost_gpu_seconds",

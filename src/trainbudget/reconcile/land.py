@@ -44,6 +44,37 @@ class Landed:
     rows_landed: int
     rows_quarantined: int
     already_landed: bool
+    first_rejection: str | None = None  # "line N: reason" of the first quarantined row
+
+    @property
+    def rejected(self) -> bool:
+        """Landed now, but not one row accepted: the source is not marked landed."""
+        return not self.already_landed and self.rows_landed == 0
+
+
+def require_rows(landed: list[Landed]) -> None:
+    """InputError naming the first file when files were given and none landed a row, now or
+    before (every row quarantined, or nothing in them)."""
+    if not landed or any(not item.rejected for item in landed):
+        return
+    first = landed[0]
+    found = (
+        f"all {first.rows_quarantined} rows quarantined ({first.first_rejection})"
+        if first.rows_quarantined
+        else "no rows in it"
+    )
+    hint = "; check --sacct-delimiter and --sacct-format" if first.kind == "sacct" else ""
+    raise InputError(f"{first.path}: nothing landed: {found}{hint}")
+
+
+def _outcome(ledger: Ledger, path: Path, kind: str, source_id: int, rows: int) -> Landed:
+    """What a source landed, its quarantined rows counted and, if none landed, the first named."""
+    ((quarantined,),) = ledger.query("reconcile/land/source_quarantined", source_id=source_id)
+    first = None
+    if rows == 0 and quarantined:
+        line, reason = ledger.query("ledger/first_quarantined", source_id=source_id)[0]
+        first = f"line {line}: {reason}" if line is not None else reason
+    return Landed(str(path), kind, rows, quarantined, False, first)
 
 
 def land_sacct(
@@ -59,7 +90,13 @@ def land_sacct(
     _check_readable(path)
     with ledger.transaction():
         scanned = scan_bytes(path)
-        source = ledger.begin_source(path, "sacct", sha256=scanned.sha256)
+        # sacct --json names its fields and prints UTC epochs: only --cluster changes its rows.
+        given = {"cluster": cluster} if scanned.is_json else {
+            "cluster": cluster, "cluster_tz": cluster_tz, "delimiter": delimiter, "fields": fields,
+        }  # fmt: skip
+        defaults = {"cluster": "default", "cluster_tz": "UTC", "delimiter": None, "fields": None}
+        options = {k: v for k, v in given.items() if v != defaults[k]}
+        source = ledger.begin_source(path, "sacct", sha256=scanned.sha256, options=options)
         if source is None:
             return Landed(str(path), "sacct", 0, 0, True)
         if scanned.is_json:
@@ -102,10 +139,7 @@ def land_sacct(
             now=datetime.now(UTC),
         )
         ledger.finish_source(source, landed)
-        (quarantined,) = ledger.query(
-            "reconcile/land/source_quarantined", source_id=source.source_id
-        )[0]
-    return Landed(str(path), "sacct", landed, quarantined, False)
+        return _outcome(ledger, path, "sacct", source.source_id, landed)
 
 
 def land_registry(ledger: Ledger, path: Path) -> Landed:
@@ -120,12 +154,12 @@ def land_progress(ledger: Ledger, path: Path) -> Landed:
         source = ledger.begin_source(path, "progress")
         if source is None:
             return Landed(str(path), "progress", 0, 0, True)
-        landed, quarantined = land_progress_file(ledger, source, path)
+        landed, _ = land_progress_file(ledger, source, path)
         invalid = take_invalid_rows(ledger.con, PROGRESS_EVENTS_RULES, source.source_id)
         ledger.quarantine_rows(source, invalid)
-        landed, quarantined = landed - len(invalid), quarantined + len(invalid)
+        landed -= len(invalid)
         ledger.finish_source(source, landed)
-    return Landed(str(path), "progress", landed, quarantined, False)
+        return _outcome(ledger, path, "progress", source.source_id, landed)
 
 
 def land_manifest(ledger: Ledger, path: Path) -> Landed:
@@ -160,7 +194,7 @@ def _land_records(
         ledger.quarantine_rows(source, sorted(bad, key=lambda b: b[0]))
         landed = len(good) - len(invalid)
         ledger.finish_source(source, landed)
-    return Landed(str(path), kind, landed, len(bad), False)
+        return _outcome(ledger, path, kind, source.source_id, landed)
 
 
 def _check_readable(path: Path) -> None:

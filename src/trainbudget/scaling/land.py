@@ -36,7 +36,9 @@ def land_analysis(
             ledger.finish_source(source, len(rows))
             source_id = source.source_id
         else:
-            source_id = ledger.query("ledger/find_source", kind=KIND, source_sha256=sha)[0][0]
+            source_id = ledger.query(
+                "ledger/find_source", kind=KIND, source_sha256=sha, parse_options=""
+            )[0][0]
         fit_key = hashlib.sha256(
             orjson.dumps({"source_sha256": sha, **options}, option=orjson.OPT_SORT_KEYS)
         ).hexdigest()

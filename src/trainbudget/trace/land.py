@@ -50,33 +50,20 @@ def land_summaries(
 ) -> list[dict[str, Any]]:
     """Land each rank's summary; return per file whether it was new (`landed`) and its source."""
     kind = "trace_hta" if hta_compatible else "trace"
+    # Every rank row is checked before the first write; the writes follow in one transaction.
+    rank_rows = [_rank_row(summary, rank, hta_compatible) for summary, rank in
+                 zip(summaries, ranks, strict=True)]  # fmt: skip
+    if rank_rows:
+        validate_rank_rows(rank_rows)
     outcome = []
     with ledger.transaction():
-        for summary, rank in zip(summaries, ranks, strict=True):
+        for summary, rank, row in zip(summaries, ranks, rank_rows, strict=True):
             source = ledger.begin_source(Path(summary.path), kind)
             if source is None:
                 outcome.append({"file": summary.path, "landed": False, "source_id": None})
                 continue
             provenance = source.provenance(None)
-            row = {
-                "rank": rank,
-                "rank_from": summary.rank_source,
-                "hta_compatible": hta_compatible,
-                "device_name": summary.device_name,
-                "gpu_busy_ns": summary.gpu.busy_ns,
-                "gpu_idle_ns": summary.gpu.idle_ns,
-                **_categories(summary.gpu),
-                "comm_comp_overlap_pct": summary.gpu.overlap_pct,
-                "memory_peak_bytes": summary.memory_peak_bytes,
-                "dataloader_ns": summary.dataloader_ns,
-                "flops": summary.flops,
-                "wall_ns": summary.wall_ns,
-                "event_count": summary.event_count,
-                "json_bytes": summary.json_bytes,
-                **provenance,
-            }
-            validate_rank_rows([row])
-            ledger.insert_rows("trace_ranks", [row])
+            ledger.insert_rows("trace_ranks", [{**row, **provenance}])
             steps = [
                 {
                     "rank": rank,
@@ -96,3 +83,22 @@ def land_summaries(
             ledger.finish_source(source, 1 + len(steps))
             outcome.append({"file": summary.path, "landed": True, "source_id": source.source_id})
     return outcome
+
+
+def _rank_row(summary: RankSummary, rank: int, hta_compatible: bool) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "rank_from": summary.rank_source,
+        "hta_compatible": hta_compatible,
+        "device_name": summary.device_name,
+        "gpu_busy_ns": summary.gpu.busy_ns,
+        "gpu_idle_ns": summary.gpu.idle_ns,
+        **_categories(summary.gpu),
+        "comm_comp_overlap_pct": summary.gpu.overlap_pct,
+        "memory_peak_bytes": summary.memory_peak_bytes,
+        "dataloader_ns": summary.dataloader_ns,
+        "flops": summary.flops,
+        "wall_ns": summary.wall_ns,
+        "event_count": summary.event_count,
+        "json_bytes": summary.json_bytes,
+    }

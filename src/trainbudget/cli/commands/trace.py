@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -55,7 +56,6 @@ def trace(
     as_json: JsonOption = False,
 ) -> None:
     """Summarize profiler traces: GPU busy/idle, kernel categories, overlap, steps, memory, MFU."""
-    from trainbudget.cli.render.trace import render_trace
     from trainbudget.trace.combine import assign_ranks, choose_peak, combine_ranks
     from trainbudget.trace.ranks import summarize_files, trace_files
 
@@ -76,15 +76,24 @@ def trace(
         summaries, accelerator=accelerator, tflops=tflops, gpu=gpu, precision=precision
     )
     payload, warnings = combine_ranks(summaries, hta_compatible=hta_compatible, peak=peak)
-    if not no_ledger:
-        from trainbudget.ledger import Ledger
-        from trainbudget.trace.land import land_summaries
+    if no_ledger:
+        _show(payload, warnings, as_json)
+        return
+    from trainbudget.ledger import Ledger
+    from trainbudget.trace.land import land_summaries
 
-        ranks, _ = assign_ranks(summaries)
-        with Ledger.open(ledger_path(ctx, ledger)) as book:
-            payload["landed"] = land_summaries(
-                book, summaries, ranks, hta_compatible=hta_compatible
-            )
+    ranks, _ = assign_ranks(summaries)
+    # The output is written (and flushed) inside the transaction: a failure printing it (a
+    # full disk, a closed pipe) rolls the landing back instead of keeping rows nobody saw.
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        payload["landed"] = land_summaries(book, summaries, ranks, hta_compatible=hta_compatible)
+        _show(payload, warnings, as_json)
+
+
+def _show(payload: dict[str, Any], warnings: list[str], as_json: bool) -> None:
+    from trainbudget.cli.render.trace import render_trace
+
     for message in dict.fromkeys(warnings):
         warn(message)
     emit(payload, as_json, lambda console: render_trace(console, payload))
+    sys.stdout.flush()
