@@ -95,20 +95,21 @@ def load_plan(path: str | Path) -> Plan:
         stat = plan_path.stat()
     except OSError as exc:
         raise InputError(f"{plan_path}: cannot read plan: {exc.strerror}") from None
-    return _parsed_plan(str(plan_path), stat.st_size, stat.st_mtime_ns)
+    return _parsed_plan(str(plan_path), stat.st_size, stat.st_mtime_ns, max_plan_bytes())
 
 
 @lru_cache(maxsize=32)
-def _parsed_plan(path: str, size: int, mtime_ns: int) -> Plan:
-    return parse_plan(read_plan_text(path), path)
+def _parsed_plan(path: str, size: int, mtime_ns: int, limit: int) -> Plan:
+    return parse_plan(read_plan_text(path, limit), path)
 
 
-def read_plan_text(path: str | Path) -> str:
-    """The plan file's text; InputError if it is over the size limit, binary or not UTF-8.
+def read_plan_text(path: str | Path, limit: int | None = None) -> str:
+    """The plan file's text; InputError if it is over `limit` bytes (default max_plan_bytes()),
+    binary or not UTF-8.
 
     At most limit + 1 bytes are read, so a growing file or a device cannot make it unbounded.
     """
-    limit = max_plan_bytes()
+    limit = max_plan_bytes() if limit is None else limit
     try:
         with Path(path).open("rb") as handle:
             data = handle.read(limit + 1)
