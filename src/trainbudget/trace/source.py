@@ -40,6 +40,8 @@ _EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
 _KEY = b'"traceEvents"'
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _ARRAY_END = re.compile(rb"\]")
+_COMMA = re.compile(rb"\s*,")  # between the `}` of a cut and the next event
+_OVERLAP = 4096  # bytes searched again for a boundary split across two pieces
 _MAX_END_TRIES = 16
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
 
@@ -129,21 +131,24 @@ class TraceSource:
 
     def _blocks(self, reader: Inflater, validate: Any) -> Iterator[Block]:
         offset, rest = self._header(reader)
-        pieces, size = [rest], len(rest)
+        buf = bytearray(rest)  # grown in place and consumed from the front: no re-copying
         index, to_end = 0, False
-        after = 0  # a cut must lie past this: earlier candidates failed to decode
+        after = 0  # a cut must lie past this: candidates before it failed or were searched
         while True:
-            while not reader.eof and (size < BLOCK_BYTES or to_end):
-                size += self._grow(reader, pieces, size, to_end)
-            buf = b"".join(pieces) if len(pieces) > 1 else pieces[0]
-            pieces = [buf]
+            while not reader.eof and (len(buf) < BLOCK_BYTES or to_end):
+                self._grow(reader, buf, to_end)
             if reader.eof:
                 yield from self._last_block(buf, offset, index, validate)
                 return
             cut = self._cut(buf, after)
-            block = None if cut is None else Block(b"[" + buf[:cut] + b"]", offset, index)
+            if cut is None:
+                # No boundary yet: read one more piece and search only what is new.
+                after = max(after, len(buf) - _OVERLAP)
+                self._grow(reader, buf, to_end)
+                continue
+            block = Block(b"[" + buf[:cut] + b"]", offset, index)
             try:
-                count = -1 if block is None else validate(block)
+                count = validate(block)
             except msgspec.DecodeError as exc:
                 # A cut inside a string or a nested array fails at the block's end; an error
                 # earlier in the block is a real one.
@@ -151,49 +156,48 @@ class TraceSource:
                 # keys after it; read to the end and split there.
                 at = _error_byte(exc)
                 to_end = "trailing characters" in str(exc)
-                if not to_end and at is not None and at < len(block.data) - 2:  # type: ignore[union-attr]
+                if not to_end and at is not None and at < len(block.data) - 2:
                     raise InputError(f"{self.path}: {describe_decode_error(exc, block)}") from None
-                count = -1
-                after = cut  # type: ignore[assignment]
-            if count < 0:
-                # No usable boundary yet: read one more piece and try again.
-                size += self._grow(reader, pieces, size, to_end)
+                after = cut
+                self._grow(reader, buf, to_end)
                 continue
-            yield block  # type: ignore[misc]
+            yield block
             index += count
-            rest = buf[cut:].lstrip()[1:]  # drop the comma between the two events
-            offset += len(buf) - len(rest)
-            pieces, size, after = [rest], len(rest), 0
+            consumed = _COMMA.match(buf, cut).end()  # type: ignore[union-attr]
+            del buf[:consumed]
+            offset += consumed
+            after = 0
 
-    def _grow(self, reader: Inflater, pieces: list[bytes], size: int, to_end: bool) -> int:
+    def _grow(self, reader: Inflater, buf: bytearray, to_end: bool) -> None:
         """Append the next piece; refuse when the buffer outgrows a block plus MAX_PIECE_BYTES."""
-        chunk = reader.read()
-        pieces.append(chunk)
-        if size + len(chunk) > BLOCK_BYTES + MAX_PIECE_BYTES:
+        buf += reader.read()
+        if len(buf) > BLOCK_BYTES + MAX_PIECE_BYTES:
             limit = f"{MAX_PIECE_BYTES:,} bytes"
             if to_end:
                 what = f"the keys after the traceEvents array take more than {limit}"
-            elif all(not piece.strip() for piece in pieces):
+            elif not buf.strip():
                 what = f"traceEvents holds more than {limit} of whitespace and no event"
             else:
                 what = f"no event boundary in {limit} of traceEvents (an event that long?)"
             raise InputError(f"{self.path}: refused: {what}")
-        return len(chunk)
 
     @staticmethod
-    def _cut(buf: bytes, after: int) -> int | None:
-        """Position just after the `}` of the last candidate event boundary past `after`."""
+    def _cut(buf: bytearray, after: int) -> int | None:
+        """Position just after the `}` of the last candidate event boundary starting at or
+        after `after` (the last 1 MiB is searched first: the usual case costs only that)."""
         for start in (max(after, len(buf) - (1 << 20)), after):
             found = None
             for found in _BOUNDARY.finditer(buf, start):  # noqa: B007 (the last one is kept)
                 pass
-            if found is not None and found.start() + 1 > after:
+            if found is not None:
                 return found.start() + 1
             if start == after:
                 break
         return None
 
-    def _last_block(self, buf: bytes, offset: int, index: int, validate: Any) -> Iterator[Block]:
+    def _last_block(
+        self, buf: bytearray, offset: int, index: int, validate: Any
+    ) -> Iterator[Block]:
         """The final events, the `]` closing the array, and the trailing top-level keys."""
         ends = [m.start() for m in _ARRAY_END.finditer(buf, max(0, len(buf) - (1 << 20)))]
         error: tuple[Exception, Block] | None = None
