@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
 from trainbudget.plan import load_plan, parse_plan
-from trainbudget.plan.load import MAX_PLAN_BYTES_ENV
+from trainbudget.plan.limits import MAX_PLAN_BYTES_ENV
 
 GOOD = """\
 campaign: demo-7b
