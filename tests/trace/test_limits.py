@@ -7,12 +7,15 @@ bench/bombs_bench.py runs the full-size ones through the command line.
 from __future__ import annotations
 
 import gzip
+import tempfile
 import time
 import zlib
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
 from trainbudget.trace import source
@@ -157,3 +160,42 @@ def test_gzip_members_count_towards_the_limit(tmp_path: Path, small) -> None:
     path.write_bytes(zlib.compress(b'{"traceEvents": [', wbits=31) + member * 2000)
     with pytest.raises(InputError, match=r"refused: decompresses to more than 500,000 bytes"):
         read_trace(path, max_json_bytes=500_000)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=30),
+    st.lists(st.integers(0, 40), min_size=1, max_size=30),
+    st.integers(5, 64),
+    st.integers(1, 16),
+)
+def test_whitespace_between_events_never_loses_a_cut(corrs, gaps, block, overlap) -> None:
+    """Boundaries whose `}` , `{` are far apart, split across tiny reads, searched with a tiny
+    overlap: every event is still read once, in order."""
+    events = [orjson.dumps({**EVENT, "args": {"correlation": c, "stream": 7}}) for c in corrs]
+    body = b""
+    for i, event in enumerate(events):
+        gap = b" " * gaps[i % len(gaps)]
+        body += (gap + b"," + gap if i else b"") + event
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "gaps.json"
+        path.write_bytes(b'{"traceEvents": [' + body + b"]}")
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(source, "READ_BYTES", 7)
+            mp.setattr(source, "BLOCK_BYTES", block)
+            mp.setattr(source, "_OVERLAP", overlap)
+            result = read_trace(path)
+    assert result.gpu_corr.tolist() == corrs
+
+
+def test_command_line_refuses_an_empty_trace_and_lands_nothing(tmp_path: Path, cli) -> None:
+    path = tmp_path / "empty.json"
+    path.write_bytes(b'{"traceEvents": []}')
+    ledger = tmp_path / "ledger.duckdb"
+    result = cli("--ledger", str(ledger), "trace", str(path))
+    assert (result.code, result.stdout) == (2, "")
+    assert (
+        result.stderr
+        == f"trainbudget: error: {path}: refused: traceEvents is empty (a trace with no events)\n"
+    )
+    assert not ledger.exists()
