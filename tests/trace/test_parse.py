@@ -56,7 +56,7 @@ flow_event = st.builds(
     tricky_text,
     st.integers(0, 10**9),
 )
-events = st.lists(st.one_of(gpu_event, cpu_event, flow_event), max_size=25)
+events = st.lists(st.one_of(gpu_event, cpu_event, flow_event), min_size=1, max_size=25)
 tail_meta = st.dictionaries(
     st.sampled_from(["traceName", "INFO", "deviceProperties"]),
     st.one_of(tricky_text, nested, st.lists(tricky_text, max_size=3)),

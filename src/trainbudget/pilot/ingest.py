@@ -9,6 +9,7 @@ csv module (quoted newlines included, header = line 1), JSONL lines, Parquet rec
 from __future__ import annotations
 
 import csv
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -185,7 +186,7 @@ def _read_jsonl(path: Path) -> Read:
 
 def _read_parquet(path: Path) -> Read:
     try:
-        frame = pl.read_parquet(path)
+        frame = pl.read_parquet(os.path.abspath(path), glob=False)  # literal: `a[1].parquet`
     except Exception as exc:  # polars raises several kinds for a file that is not Parquet
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"{path}: not a readable Parquet file ({first})") from None

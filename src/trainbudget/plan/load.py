@@ -2,6 +2,8 @@
 
 Unknown keys are errors (a typo must not silently change a budget). Decimal numbers in the
 YAML are read as `Decimal` from their text, so 2.40 stays exactly 2.40.
+
+The work is bounded (plan/limits.py; docs/estimate.md, *Plan file limits*).
 """
 
 from __future__ import annotations
@@ -15,6 +17,13 @@ import yaml
 from pydantic import ValidationError
 
 from trainbudget.errors import InputError
+from trainbudget.plan.limits import (
+    MAX_DEPTH,
+    TooDeep,
+    check_expansion,
+    max_plan_bytes,
+    read_plan_text,
+)
 from trainbudget.plan.sections import Plan
 
 if TYPE_CHECKING:
@@ -22,7 +31,23 @@ if TYPE_CHECKING:
 
 
 class _DecimalLoader(yaml.SafeLoader):
-    """A safe YAML loader that reads floats as Decimal from their literal text."""
+    """A safe YAML loader that reads floats as Decimal from their literal text.
+
+    It refuses nesting deeper than MAX_DEPTH while composing (PyYAML's composer recurses, so a
+    plan 5,000 deep would otherwise end in RecursionError).
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise TooDeep(mark.line + 1)
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        finally:
+            self._depth -= 1
 
 
 def _construct_decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Decimal | float:
@@ -47,31 +72,37 @@ def load_plan(path: str | Path) -> Plan:
         stat = plan_path.stat()
     except OSError as exc:
         raise InputError(f"{plan_path}: cannot read plan: {exc.strerror}") from None
-    return _parsed_plan(str(plan_path), stat.st_size, stat.st_mtime_ns)
+    return _parsed_plan(str(plan_path), stat.st_size, stat.st_mtime_ns, max_plan_bytes())
 
 
 @lru_cache(maxsize=32)
-def _parsed_plan(path: str, size: int, mtime_ns: int) -> Plan:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read plan: {exc.strerror}") from None
-    return parse_plan(text, path)
+def _parsed_plan(path: str, size: int, mtime_ns: int, limit: int) -> Plan:
+    return parse_plan(read_plan_text(path, limit), path)
 
 
 def parse_plan(text: str, source: str = "<plan>") -> Plan:
     """Validate plan YAML text; `source` names it in error messages."""
+    loader: _DecimalLoader | None = None
     try:
-        root = yaml.compose(text, Loader=_DecimalLoader)
-        data = yaml.load(text, Loader=_DecimalLoader)
+        loader = _DecimalLoader(text)
+        root = loader.get_single_node()
+        check_expansion(root, source)
+        # Before construction: it merges `<<` keys into the mapping nodes in place.
+        _reject_duplicate_keys(root, source)
+        data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"{source}{line}: not valid YAML: {problem}") from None
+        raise InputError(
+            f"{source}{_error_line(exc, text)}: not valid YAML: {_problem(exc)}"
+        ) from None
+    except TooDeep as exc:
+        raise InputError(
+            f"{source}:{exc.line}: refused: the plan nests deeper than {MAX_DEPTH} levels"
+        ) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     if not isinstance(data, dict):
         raise InputError(f"{source}:1: a plan must be a YAML mapping of sections")
-    _reject_duplicate_keys(root, source)
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
@@ -82,8 +113,25 @@ def parse_plan(text: str, source: str = "<plan>") -> Plan:
         raise InputError(f"{source}:{line}: {field}: {_describe(error)}") from None
 
 
+def _error_line(exc: yaml.YAMLError, text: str) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    if mark is not None:
+        return f":{mark.line + 1}"
+    position = getattr(exc, "position", None)  # a ReaderError: a character YAML refuses
+    return f":{text.count(chr(10), 0, position) + 1}" if isinstance(position, int) else ""
+
+
+def _problem(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):
+        return f"character #x{exc.character:04x} is not allowed in YAML (binary file?)"
+    return getattr(exc, "problem", None) or str(exc).splitlines()[0]
+
+
 def _reject_duplicate_keys(node: yaml.Node | None, source: str, path: str = "") -> None:
-    """YAML keeps the last of two equal keys; in a budget that is a silent change, so refuse."""
+    """YAML keeps the last of two equal keys; in a budget that is a silent change, so refuse.
+
+    Bounded: _check_size has capped the expanded tree at MAX_NODES.
+    """
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key, value in node.value:
@@ -156,7 +204,7 @@ def land_plan(ledger: Ledger, path: str | Path, plan: Plan | None = None) -> Pla
     plan = plan or load_plan(plan_path)
     # Everything that can fail on the input runs before the first write.
     content = {"campaign": plan.campaign, "plan_json": plan.model_dump_json(),
-               "raw_yaml": plan_path.read_text(encoding="utf-8")}  # fmt: skip
+               "raw_yaml": read_plan_text(plan_path)}  # fmt: skip
     with ledger.transaction():
         source = ledger.begin_source(plan_path, "plan")
         if source is not None:

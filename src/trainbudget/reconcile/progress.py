@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trainbudget.literal_paths import duckdb_path
+
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger, Source
 
@@ -19,7 +21,8 @@ EVENTS = ("start", "step", "checkpoint", "end")
 
 def land_progress_file(ledger: Ledger, source: Source, path: Path) -> tuple[int, int]:
     """Land the events of one JSONL file under `source`; return (landed, quarantined)."""
-    ledger.execute("reconcile/land/progress_stage", path=str(path))
+    with duckdb_path(path) as literal:  # a name with `*` or `[` is one file, not a pattern
+        ledger.execute("reconcile/land/progress_stage", path=literal)
     ledger.execute(
         "reconcile/land/progress_quarantine",
         source_id=source.source_id,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.literal_paths import duckdb_path
 from trainbudget.quality.rules import SACCT_ROWS
 from trainbudget.reconcile.sacct_format import (
     FREE_TEXT_FIELDS,
@@ -111,16 +112,17 @@ def _load_lines(ledger: Ledger, path: Path, scanned: FileBytes) -> None:
     streaming read when its numbering is provably exact (no awkward bytes, the rows account
     for every byte of the file, their rowids run without a gap), else the whole-file split."""
     first_rowid = None
-    if not scanned.awkward:
-        ledger.execute("reconcile/land/sacct_read_csv", path=str(path), nul="\x1e")
-        # read_csv gives no rows for blank lines at the very end, and a file without a final
-        # newline is one byte short.
-        expected = scanned.size - max(scanned.newlines_at_end - 1, -1)
-        bytes_read, first, consecutive = ledger.query("reconcile/land/sacct_raw_check")[0]
-        if bytes_read == expected and consecutive:
-            first_rowid = first
-    if first_rowid is None:
-        ledger.execute("reconcile/land/sacct_read_text", path=str(path))
+    with duckdb_path(path) as literal:  # `week*.psv` is one file, not a pattern
+        if not scanned.awkward:
+            ledger.execute("reconcile/land/sacct_read_csv", path=literal, nul="\x1e")
+            # read_csv gives no rows for blank lines at the very end, and a file without a final
+            # newline is one byte short.
+            expected = scanned.size - max(scanned.newlines_at_end - 1, -1)
+            bytes_read, first, consecutive = ledger.query("reconcile/land/sacct_raw_check")[0]
+            if bytes_read == expected and consecutive:
+                first_rowid = first
+        if first_rowid is None:
+            ledger.execute("reconcile/land/sacct_read_text", path=literal)
     number_lines(ledger, first_rowid)
 
 

@@ -228,6 +228,8 @@ def read_trace(path: str | os.PathLike[str], max_json_bytes: int | None = None) 
     finally:
         if collecting:
             gc.enable()
+    if collector.count == 0:
+        raise InputError(f"{source.path}: refused: traceEvents is empty (a trace with no events)")
     return collector.finish(source)
 
 

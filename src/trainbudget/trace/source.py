@@ -1,4 +1,4 @@
-"""Read a Chrome-trace file as metadata plus blocks of whole events, in bounded memory.
+"""Read a Chrome-trace file as metadata plus blocks of whole events, in bounded memory and time.
 
 A trace is one JSON object whose `traceEvents` array holds almost all of its bytes. Instead of
 loading the whole document, the file is decompressed in blocks and the array is cut at event
@@ -6,35 +6,46 @@ boundaries (`}` `,` `{` between two events), so a block of events can be decoded
 dropped before the next one is read. A cut that lands inside a string or a nested array makes
 the block invalid JSON (its quotes or brackets do not balance), so a failed block is simply
 grown to the next boundary: every accepted cut is a real event boundary.
+
+Bounds (docs/trace.md, *Limits*): a file decompressing past `max_json_bytes` (2 GiB by default)
+is refused as soon as it passes it; the keys before `traceEvents`, one event (or a run of
+whitespace) and the keys after the array may each take at most MAX_PIECE_BYTES, so the reader
+never holds more than about BLOCK_BYTES + MAX_PIECE_BYTES, and each byte is searched and decoded
+a bounded number of times.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import zlib
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import msgspec
 
 from trainbudget.errors import InputError
+from trainbudget.trace.inflate import MAX_BYTES_ENV, Inflater
 
 # Decompressed bytes read at a time, and the size a block of events grows to before a cut.
 READ_BYTES = 8 << 20
 BLOCK_BYTES = 16 << 20
 # Default refusal threshold for one decompressed trace (a decompression bomb guard).
-DEFAULT_MAX_JSON_BYTES = 8 << 30
-MAX_BYTES_ENV = "TRAINBUDGET_TRACE_MAX_BYTES"
+DEFAULT_MAX_JSON_BYTES = 2 << 30
+# The most bytes the header, one event, a whitespace run or the trailing keys may take.
+MAX_PIECE_BYTES = 64 << 20
 
 _EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
+_KEY = b'"traceEvents"'
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _ARRAY_END = re.compile(rb"\]")
+_COMMA = re.compile(rb"\s*,")  # between the `}` of a cut and the next event
+_OVERLAP = 4096  # bytes searched again for a boundary split across two pieces
 _MAX_END_TRIES = 16
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
+
+__all__ = ["MAX_BYTES_ENV", "Block", "TraceSource", "describe_decode_error", "max_json_bytes"]
 
 
 @dataclass
@@ -47,89 +58,17 @@ class Block:
 
 
 def max_json_bytes() -> int:
-    """The refusal threshold in decompressed bytes: $TRAINBUDGET_TRACE_MAX_BYTES or 8 GiB."""
+    """The refusal threshold in decompressed bytes: $TRAINBUDGET_TRACE_MAX_BYTES or 2 GiB."""
     raw = os.environ.get(MAX_BYTES_ENV)
     if not raw:
         return DEFAULT_MAX_JSON_BYTES
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
-        raise InputError(
-            f"{MAX_BYTES_ENV}: expected a whole number of bytes, got {raw!r}"
-        ) from None
-
-
-def _is_gzip(path: Path) -> bool:
-    with path.open("rb") as probe:
-        return probe.read(2) == b"\x1f\x8b"
-
-
-class _Reader:
-    """Decompressed bytes of one file (gzip by its magic bytes, else plain), at most `limit`.
-
-    zlib is fed 1 MiB of compressed input at a time with a cap on the output, so a
-    decompression bomb is refused after at most READ_BYTES past the limit.
-    """
-
-    def __init__(self, path: Path, limit: int) -> None:
-        self.path = path
-        self.limit = limit
-        self.total = 0
-        self.gzip = _is_gzip(path)
-        self.handle: BinaryIO = path.open("rb")
-        self._inflate = zlib.decompressobj(wbits=31)
-        self._pending = b""
-        self._in_member = False
-        self._prefetch = ThreadPoolExecutor(max_workers=1)
-        self._next: Future[bytes] | None = None
-
-    def read(self) -> bytes:
-        # Double buffering: zlib and file reads release the GIL, so the next piece is inflated
-        # in a helper thread while the caller decodes this one.
-        if self._next is None:
-            self._next = self._prefetch.submit(self._read_raw)
-        chunk = self._next.result()
-        self._next = self._prefetch.submit(self._read_raw) if chunk else None
-        self.total += len(chunk)
-        if self.total > self.limit:
-            raise InputError(
-                f"{self.path}: refused: decompresses to more than {self.limit:,} bytes "
-                f"(raise the limit: max_json_bytes, or ${MAX_BYTES_ENV})"
-            )
-        return chunk
-
-    def _read_raw(self) -> bytes:
-        return self._read_gzip() if self.gzip else self.handle.read(READ_BYTES)
-
-    def _read_gzip(self) -> bytes:
-        while True:
-            data = self._pending or self.handle.read(1 << 20)
-            if not data:
-                if self._in_member:
-                    raise InputError(
-                        f"{self.path}: truncated gzip: the compressed stream ends early "
-                        f"(after {self.total:,} decompressed bytes)"
-                    )
-                return b""
-            try:
-                out = self._inflate.decompress(data, READ_BYTES)
-            except zlib.error as exc:
-                raise InputError(f"{self.path}: corrupt gzip data ({exc})") from None
-            self._in_member = True
-            self._pending = self._inflate.unconsumed_tail
-            if self._inflate.eof:
-                # The next gzip member (if any) starts in unused_data.
-                self._pending = self._inflate.unused_data.lstrip(b"\0")
-                self._inflate = zlib.decompressobj(wbits=31)
-                self._in_member = False
-            if out:
-                return out
-
-    def close(self) -> None:
-        if self._next is not None:
-            self._next.cancel()
-        self._prefetch.shutdown(wait=True)
-        self.handle.close()
+        value = 0
+    if value < 1:
+        raise InputError(f"{MAX_BYTES_ENV}: expected a positive whole number of bytes, got {raw!r}")
+    return value
 
 
 def _decode_meta(path: Path, text: bytes, where: str) -> dict[str, Any]:
@@ -154,48 +93,62 @@ class TraceSource:
         The validator is the caller's decoder, so a block is decoded once: the caller keeps the
         decoded result of the last successful call.
         """
-        reader = _Reader(self.path, self.limit)
+        reader = Inflater(self.path, self.limit, READ_BYTES)
         try:
             yield from self._blocks(reader, validate)
         finally:
             self.json_bytes = reader.total
             reader.close()
 
-    def _blocks(self, reader: _Reader, validate: Any) -> Iterator[Block]:
-        buf, eof = b"", False
+    def _header(self, reader: Inflater) -> tuple[int, bytes]:
+        """Read up to `"traceEvents": [`, decode the keys before it into `meta`.
+
+        Returns the offset just after the `[` and the bytes read beyond it. Each search starts
+        where a key could still begin, so the header is scanned once (linear time).
+        """
+        buf, start = bytearray(), 0
         while True:
-            match = _EVENTS_KEY.search(buf)
-            if match or eof:
+            match = _EVENTS_KEY.search(buf, start)
+            if match:
                 break
-            chunk = reader.read()
-            eof = not chunk
-            buf += chunk
-        if not match:
-            kind = "a JSON list" if buf.lstrip()[:1] == b"[" else "no such key"
-            raise InputError(
-                f"{self.path}: not a PyTorch profiler trace: no traceEvents array ({kind})"
-            )
-        head = buf[: match.start()].rstrip()
+            if reader.eof:
+                kind = "a JSON list" if buf.lstrip()[:1] == b"[" else "no such key"
+                raise InputError(
+                    f"{self.path}: not a PyTorch profiler trace: no traceEvents array ({kind})"
+                )
+            if len(buf) > MAX_PIECE_BYTES:
+                raise InputError(
+                    f"{self.path}: not a PyTorch profiler trace: no traceEvents array in its "
+                    f"first {MAX_PIECE_BYTES:,} decompressed bytes"
+                )
+            partial = buf.rfind(_KEY, start)  # a key whose `: [` may be in the next piece
+            start = partial if partial >= 0 else max(0, len(buf) - len(_KEY))
+            buf += reader.read()
+        head = bytes(buf[: match.start()]).rstrip()
         head = head[:-1] if head.endswith(b",") else head
         self.meta = _decode_meta(self.path, head + b"}", "header")
-        offset = match.end()
-        pieces, size = [buf[match.end() :]], len(buf) - match.end()
+        return match.end(), bytes(buf[match.end() :])
+
+    def _blocks(self, reader: Inflater, validate: Any) -> Iterator[Block]:
+        offset, rest = self._header(reader)
+        buf = bytearray(rest)  # grown in place and consumed from the front: no re-copying
         index, to_end = 0, False
+        after = 0  # a cut must lie past this: candidates before it failed or were searched
         while True:
-            while not eof and (size < BLOCK_BYTES or to_end):
-                chunk = reader.read()
-                eof = not chunk
-                pieces.append(chunk)
-                size += len(chunk)
-            buf = b"".join(pieces) if len(pieces) > 1 else pieces[0]
-            pieces = [buf]
-            if eof:
+            while not reader.eof and (len(buf) < BLOCK_BYTES or to_end):
+                self._grow(reader, buf, to_end)
+            if reader.eof:
                 yield from self._last_block(buf, offset, index, validate)
                 return
-            cut = self._cut(buf)
-            block = None if cut is None else Block(b"[" + buf[:cut] + b"]", offset, index)
+            cut = self._cut(buf, after)
+            if cut is None:
+                # No boundary yet: read one more piece and search only what is new.
+                after = max(after, len(buf) - _OVERLAP)
+                self._grow(reader, buf, to_end)
+                continue
+            block = Block(b"[" + buf[:cut] + b"]", offset, index)
             try:
-                count = -1 if block is None else validate(block)
+                count = validate(block)
             except msgspec.DecodeError as exc:
                 # A cut inside a string or a nested array fails at the block's end; an error
                 # earlier in the block is a real one.
@@ -203,34 +156,48 @@ class TraceSource:
                 # keys after it; read to the end and split there.
                 at = _error_byte(exc)
                 to_end = "trailing characters" in str(exc)
-                if not to_end and at is not None and at < len(block.data) - 2:  # type: ignore[union-attr]
+                if not to_end and at is not None and at < len(block.data) - 2:
                     raise InputError(f"{self.path}: {describe_decode_error(exc, block)}") from None
-                count = -1
-            if count < 0:
-                # No usable boundary yet: read one more chunk and try again.
-                chunk = reader.read()
-                eof = not chunk
-                pieces.append(chunk)
-                size += len(chunk)
+                after = cut
+                self._grow(reader, buf, to_end)
                 continue
-            yield block  # type: ignore[misc]
+            yield block
             index += count
-            rest = buf[cut:].lstrip()[1:]  # drop the comma between the two events
-            offset += len(buf) - len(rest)
-            pieces, size = [rest], len(rest)
+            consumed = _COMMA.match(buf, cut).end()  # type: ignore[union-attr]
+            del buf[:consumed]
+            offset += consumed
+            after = 0
+
+    def _grow(self, reader: Inflater, buf: bytearray, to_end: bool) -> None:
+        """Append the next piece; refuse when the buffer outgrows a block plus MAX_PIECE_BYTES."""
+        buf += reader.read()
+        if len(buf) > BLOCK_BYTES + MAX_PIECE_BYTES:
+            limit = f"{MAX_PIECE_BYTES:,} bytes"
+            if to_end:
+                what = f"the keys after the traceEvents array take more than {limit}"
+            elif not buf.strip():
+                what = f"traceEvents holds more than {limit} of whitespace and no event"
+            else:
+                what = f"no event boundary in {limit} of traceEvents (an event that long?)"
+            raise InputError(f"{self.path}: refused: {what}")
 
     @staticmethod
-    def _cut(buf: bytes) -> int | None:
-        """Position just after the `}` of the last candidate event boundary in `buf`."""
-        for start in (max(0, len(buf) - (1 << 20)), 0):
-            found = [m.start() for m in _BOUNDARY.finditer(buf, start)]
-            if found:
-                return found[-1] + 1
-            if start == 0:
+    def _cut(buf: bytearray, after: int) -> int | None:
+        """Position just after the `}` of the last candidate event boundary starting at or
+        after `after` (the last 1 MiB is searched first: the usual case costs only that)."""
+        for start in (max(after, len(buf) - (1 << 20)), after):
+            found = None
+            for found in _BOUNDARY.finditer(buf, start):  # noqa: B007 (the last one is kept)
+                pass
+            if found is not None:
+                return found.start() + 1
+            if start == after:
                 break
         return None
 
-    def _last_block(self, buf: bytes, offset: int, index: int, validate: Any) -> Iterator[Block]:
+    def _last_block(
+        self, buf: bytearray, offset: int, index: int, validate: Any
+    ) -> Iterator[Block]:
         """The final events, the `]` closing the array, and the trailing top-level keys."""
         ends = [m.start() for m in _ARRAY_END.finditer(buf, max(0, len(buf) - (1 << 20)))]
         error: tuple[Exception, Block] | None = None

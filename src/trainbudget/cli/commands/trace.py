@@ -43,7 +43,7 @@ def trace(
         typer.Option(
             "--max-json-bytes",
             min=1,
-            help="Refuse a trace that decompresses past this many bytes (default 8 GiB).",
+            help="Refuse a trace that decompresses past this many bytes (default 2 GiB).",
         ),
     ] = None,
     jobs: Annotated[
