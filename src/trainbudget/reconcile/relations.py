@@ -125,6 +125,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/accounting_by_week",
                 "reconcile/calibrate/audit_runs",
                 "reconcile/summarize/jobs_copy",
+                "reconcile/summarize/double_counts",
             ),
         ),
         Relation(
