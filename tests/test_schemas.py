@@ -58,7 +58,8 @@ def _sacct_frame(**changes: object) -> pl.DataFrame:
         "req_tres": None, "source_id": 1, "source_line": 2, "time_flags": None,
     }  # fmt: skip
     row.update(changes)
-    schema = {k: pl.String for k, v in row.items() if v is None} | {"time_flags": pl.List(pl.String)}
+    schema = {k: pl.String for k, v in row.items() if v is None}
+    schema["time_flags"] = pl.List(pl.String)
     return pl.DataFrame([row], schema_overrides=schema)
 
 

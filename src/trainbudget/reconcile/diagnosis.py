@@ -78,7 +78,10 @@ def _time_notes(totals: dict[str, Any]) -> str:
     notes = ""
     odd = [
         f"{_n(totals[key], 'job')} with {what} local time"
-        for key, what in (("time_ambiguous", "an ambiguous"), ("time_nonexistent", "a non-existent"))
+        for key, what in (
+            ("time_ambiguous", "an ambiguous"),
+            ("time_nonexistent", "a non-existent"),
+        )
         if totals[key]
     ]
     if odd:
