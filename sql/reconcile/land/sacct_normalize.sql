@@ -90,32 +90,36 @@ WITH split AS (
                     + CAST(el.m AS BIGINT) * 60 + CAST(el.s AS BIGINT)
            END AS elapsed_s
     FROM typed t
-), zoned AS (
-    -- Each local time's instant as DuckDB (ICU) reads it, in epoch seconds, and the zone's
-    -- UTC offsets (s) 3 h either side of it; UTC has no offset changes, so no work there.
+), instants AS (
+    -- Each local time's instant as DuckDB (ICU) reads it; UTC has no offset changes, so no
+    -- work there.
     SELECT c.*,
-           CASE WHEN tz = 'UTC' THEN epoch(submit_ts)
-                ELSE epoch(timezone(tz, submit_ts)) END AS submit_u,
-           CASE WHEN tz = 'UTC' THEN epoch(start_ts)
-                ELSE epoch(timezone(tz, start_ts)) END AS start_u,
-           CASE WHEN tz = 'UTC' THEN epoch(end_ts)
-                ELSE epoch(timezone(tz, end_ts)) END AS end_u,
-           CASE WHEN tz <> 'UTC' THEN
-               [epoch(timezone(tz, timezone(tz, submit_ts) - INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, submit_ts) - INTERVAL 3 HOUR),
-                epoch(timezone(tz, timezone(tz, submit_ts) + INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, submit_ts) + INTERVAL 3 HOUR)] END AS submit_off,
-           CASE WHEN tz <> 'UTC' THEN
-               [epoch(timezone(tz, timezone(tz, start_ts) - INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, start_ts) - INTERVAL 3 HOUR),
-                epoch(timezone(tz, timezone(tz, start_ts) + INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, start_ts) + INTERVAL 3 HOUR)] END AS start_off,
-           CASE WHEN tz <> 'UTC' THEN
-               [epoch(timezone(tz, timezone(tz, end_ts) - INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, end_ts) - INTERVAL 3 HOUR),
-                epoch(timezone(tz, timezone(tz, end_ts) + INTERVAL 3 HOUR))
-                    - epoch(timezone(tz, end_ts) + INTERVAL 3 HOUR)] END AS end_off
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(submit_ts))
+                ELSE timezone(tz, submit_ts) END AS submit_i,
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(start_ts))
+                ELSE timezone(tz, start_ts) END AS start_i,
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(end_ts))
+                ELSE timezone(tz, end_ts) END AS end_i
     FROM counted c
+), zoned AS (
+    -- In epoch seconds, with the zone's UTC offsets (s) 3 h either side of the instant.
+    SELECT i.*,
+           epoch(submit_i) AS submit_u,
+           epoch(start_i) AS start_u,
+           epoch(end_i) AS end_u,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, submit_i - INTERVAL 3 HOUR)) - epoch(submit_i) + 10800,
+                epoch(timezone(tz, submit_i + INTERVAL 3 HOUR)) - epoch(submit_i) - 10800]
+           END AS submit_off,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, start_i - INTERVAL 3 HOUR)) - epoch(start_i) + 10800,
+                epoch(timezone(tz, start_i + INTERVAL 3 HOUR)) - epoch(start_i) - 10800]
+           END AS start_off,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, end_i - INTERVAL 3 HOUR)) - epoch(end_i) + 10800,
+                epoch(timezone(tz, end_i + INTERVAL 3 HOUR)) - epoch(end_i) - 10800]
+           END AS end_off
+    FROM instants i
 ), readings AS (
     -- Near an offset change (the two offsets differ), a local time t is read with each
     -- offset o as the instant t - o, which is a reading when the zone's offset there is o:

@@ -16,7 +16,9 @@ CREATE OR REPLACE TEMP TABLE job_accounting AS
 WITH twins AS (
     SELECT job_id, submit_time, list(DISTINCT cluster ORDER BY cluster) AS clusters
     FROM allocations
+    -- One cluster name in the ledger (the usual case) cannot repeat a job: no grouping then.
     WHERE submit_time IS NOT NULL
+      AND (SELECT count(DISTINCT cluster) FROM allocations) > 1
     GROUP BY job_id, submit_time
     HAVING min(cluster) <> max(cluster)
 ), timed AS (

@@ -13,9 +13,12 @@ SELECT count(*) AS jobs,
        coalesce(sum(allocated_gpu_seconds) FILTER (WHERE work_class = 'untracked'), 0)
            AS untracked_gpu_seconds,
        count(*) FILTER (WHERE list_contains(flags, 'clock-disagreement')) AS clock_flagged,
-       count(*) FILTER (WHERE len(list_filter(time_flags, lambda f: suffix(f, '-ambiguous'))) > 0)
+       -- time_flags is NULL on almost every row: test that first, the text only where set.
+       count(*) FILTER (WHERE time_flags IS NOT NULL
+                        AND contains(array_to_string(time_flags, ' '), '-ambiguous'))
            AS time_ambiguous,
-       count(*) FILTER (WHERE len(list_filter(time_flags, lambda f: suffix(f, '-nonexistent'))) > 0)
+       count(*) FILTER (WHERE time_flags IS NOT NULL
+                        AND contains(array_to_string(time_flags, ' '), '-nonexistent'))
            AS time_nonexistent,
        count(*) FILTER (WHERE list_contains(flags, 'split-across-weeks')) AS split_across_weeks,
        coalesce(sum(job_allocated_gpu_seconds - allocated_gpu_seconds)
