@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from trainbudget.ledger import Ledger
 from trainbudget.reconcile.land import land_sacct
 
-from .conftest import sacct_line
+from .conftest import HEADER, sacct_line
 
 
 def _reconcile(cli, tmp_path: Path, *args: str) -> dict:
@@ -213,3 +214,50 @@ def test_week_parts_sum_to_the_allocation(book, start_s, elapsed_s, gpus, cuts, 
     by_week = book.records("reconcile/summarize/accounting_by_week")
     total = sum(Fraction(str(w["allocated_gpu_hours"])) for w in by_week)
     assert total == pytest.approx(Fraction(gpus * elapsed_s, 3600))
+
+
+# --- property: what Slurm prints in a DST zone lands as the instants it printed -------------
+
+_AMS = ZoneInfo("Europe/Amsterdam")
+_CHANGES = (datetime(2026, 10, 25, 1, tzinfo=UTC), datetime(2026, 3, 29, 1, tzinfo=UTC))
+_seq = iter(range(10**6))
+
+
+def _printed(moment: datetime) -> tuple[str, bool]:
+    """The local time sacct prints for an instant, and whether that wall time is ambiguous."""
+    wall = moment.astimezone(_AMS).replace(tzinfo=None)
+    folds = {wall.replace(fold=f, tzinfo=_AMS).utcoffset() for f in (0, 1)}
+    return wall.strftime("%Y-%m-%dT%H:%M:%S"), len(folds) == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    change=st.sampled_from(_CHANGES),
+    offset_s=st.integers(-3 * 3600, 3 * 3600),
+    elapsed_s=st.integers(0, 3 * 3600),
+)
+def test_printed_local_times_land_as_their_instants(book, tmp_path_factory, change, offset_s,
+                                                    elapsed_s) -> None:  # fmt: skip
+    start = change + timedelta(seconds=offset_s)
+    end = start + timedelta(seconds=elapsed_s)
+    (start_text, start_amb), (end_text, end_amb) = _printed(start), _printed(end)
+    job = str(next(_seq) + 10_000)
+    path = tmp_path_factory.mktemp("dst") / "sacct.psv"
+    path.write_text(
+        f"{HEADER}\n"
+        + sacct_line(job, elapsed_raw=str(elapsed_s), submit=start_text, start=start_text,
+                     end=end_text) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    landed = land_sacct(book, path, cluster_tz="Europe/Amsterdam")
+    assert landed.rows_quarantined == 0
+    got_start, got_end, got_elapsed, flags = _row(book, job)
+    flags = set(flags or [])
+    assert ("start-time-ambiguous" in flags) == start_amb
+    assert ("end-time-ambiguous" in flags) == end_amb
+    assert not any(f.endswith("-nonexistent") for f in flags)  # Slurm never prints one
+    assert got_elapsed == elapsed_s and got_end - got_start == timedelta(seconds=elapsed_s)
+    if not (start_amb and end_amb):
+        assert (got_start, got_end) == (start, end)
+    else:  # both ambiguous: a reading of each, ElapsedRaw apart
+        assert _printed(got_start)[0] == start_text and _printed(got_end)[0] == end_text
