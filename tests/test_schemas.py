@@ -55,10 +55,11 @@ def _sacct_frame(**changes: object) -> pl.DataFrame:
         "submit_time": datetime(2026, 11, 23), "start_time": datetime(2026, 11, 23),
         "end_time": datetime(2026, 11, 23, 1), "gpus": 8, "gpu_type": None,
         "alloc_mem_bytes": 1, "alloc_cpus": 8, "nnodes": 1, "alloc_tres": "gres/gpu=8",
-        "req_tres": None, "source_id": 1, "source_line": 2,
+        "req_tres": None, "source_id": 1, "source_line": 2, "time_flags": None,
     }  # fmt: skip
     row.update(changes)
     schema = {k: pl.String for k, v in row.items() if v is None}
+    schema["time_flags"] = pl.List(pl.String)
     return pl.DataFrame([row], schema_overrides=schema)
 
 

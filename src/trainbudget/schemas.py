@@ -165,6 +165,7 @@ class SacctRow(pa.DataFrameModel):
     req_tres: str = _field(SACCT_ROWS, "req_tres")
     source_id: int = _field(SACCT_ROWS, "source_id")
     source_line: int = _field(SACCT_ROWS, "source_line")
+    time_flags: pl.List(pl.Utf8) = _field(SACCT_ROWS, "time_flags")  # local times at a DST change
 
     @pa.dataframe_check(name="end not before start")
     def _end_not_before_start(cls, data):

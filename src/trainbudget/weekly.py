@@ -206,7 +206,7 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
         if plan is not None
         else ["no plan given or landed: variance against plan is skipped (--plan)"]
     )
-    warnings += landing_warnings(landed)
+    warnings += landing_warnings(landed) + list(result.warnings)
     return ReconcileResult(inputs.week, prepared.bounds, landed, plan, mfu, result, warnings)
 
 

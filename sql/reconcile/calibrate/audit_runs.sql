@@ -1,6 +1,7 @@
 -- in: run_estimates (migration 002), job_accounting   params: none
 -- out: one row per run id that has an estimate and jobs: the newest estimate beside what the
 --      run's jobs (registry experiment_id = run id, or a job id = run id) actually used.
+--      (GPU-seconds up to the week's end: job_accounting's to_date_* parts)
 --      runtime = useful wall seconds of its training jobs; retries = training jobs that ran − 1.
 WITH est AS (
     SELECT *
@@ -15,14 +16,14 @@ WITH est AS (
     SELECT run_id,
            arg_min(cluster, start_time) AS cluster,
            arg_min(work_class, start_time) FILTER (WHERE work_class <> 'evaluation') AS work_class,
-           sum(useful_gpu_seconds // greatest(gpus, 1))
+           sum(to_date_useful_gpu_seconds // greatest(gpus, 1))
                FILTER (WHERE work_class <> 'evaluation') AS useful_wall_seconds,
-           sum(allocated_gpu_seconds) FILTER (WHERE work_class <> 'evaluation') AS training_gpu_seconds,
-           sum(recovery_gpu_seconds + lost_gpu_seconds) AS overhead_gpu_seconds,
-           sum(allocated_gpu_seconds) FILTER (WHERE work_class = 'evaluation') AS evaluation_gpu_seconds,
+           sum(to_date_allocated_gpu_seconds) FILTER (WHERE work_class <> 'evaluation') AS training_gpu_seconds,
+           sum(to_date_recovery_gpu_seconds + to_date_lost_gpu_seconds) AS overhead_gpu_seconds,
+           sum(to_date_allocated_gpu_seconds) FILTER (WHERE work_class = 'evaluation') AS evaluation_gpu_seconds,
            count(*) FILTER (WHERE work_class <> 'evaluation' AND elapsed_seconds > 0)
                AS training_jobs,
-           bool_or(state = 'COMPLETED' AND useful_gpu_seconds > 0 AND work_class <> 'evaluation')
+           bool_or(state = 'COMPLETED' AND to_date_useful_gpu_seconds > 0 AND work_class <> 'evaluation')
                AS completed
     FROM jobs
     GROUP BY run_id

@@ -9,7 +9,10 @@
 --      Elapsed = [DD-[HH:]]MM:SS (ElapsedRaw, in seconds, wins when present);
 --      ElapsedRaw is digits only and at least min_elapsed; End is not before Start; the GPU
 --      count is checked in sacct_lookup (bounds from quality.rules.SACCT_ROWS);
---      times  = YYYY-MM-DDTHH:MM:SS in the cluster's zone, or None / Unknown;
+--      times  = YYYY-MM-DDTHH:MM:SS in the cluster's zone, or None / Unknown; a local time
+--      the zone repeats (clocks going back) or skips (going forward) is named in
+--      time_flags, and Start / End are then placed by ElapsedRaw from the other end
+--      (the CTEs zoned and readings; docs/reconcile.md, Local times);
 --      AllocTRES, State and ExitCode: parsed once per distinct combination in sacct_lookup
 --      (see there for their rules) and joined back, with the small table as the hash build.
 -- The other fields are parsed per row with string functions (a regular expression only where
@@ -87,6 +90,80 @@ WITH split AS (
                     + CAST(el.m AS BIGINT) * 60 + CAST(el.s AS BIGINT)
            END AS elapsed_s
     FROM typed t
+), instants AS (
+    -- Each local time's instant as DuckDB (ICU) reads it; UTC has no offset changes, so no
+    -- work there.
+    SELECT c.*,
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(submit_ts))
+                ELSE timezone(tz, submit_ts) END AS submit_i,
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(start_ts))
+                ELSE timezone(tz, start_ts) END AS start_i,
+           CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(end_ts))
+                ELSE timezone(tz, end_ts) END AS end_i
+    FROM counted c
+), zoned AS (
+    -- In epoch seconds, with the zone's UTC offsets (s) 3 h either side of the instant.
+    SELECT i.*,
+           epoch(submit_i) AS submit_u,
+           epoch(start_i) AS start_u,
+           epoch(end_i) AS end_u,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, submit_i - INTERVAL 3 HOUR)) - epoch(submit_i) + 10800,
+                epoch(timezone(tz, submit_i + INTERVAL 3 HOUR)) - epoch(submit_i) - 10800]
+           END AS submit_off,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, start_i - INTERVAL 3 HOUR)) - epoch(start_i) + 10800,
+                epoch(timezone(tz, start_i + INTERVAL 3 HOUR)) - epoch(start_i) - 10800]
+           END AS start_off,
+           CASE WHEN tz <> 'UTC' THEN
+               [epoch(timezone(tz, end_i - INTERVAL 3 HOUR)) - epoch(end_i) + 10800,
+                epoch(timezone(tz, end_i + INTERVAL 3 HOUR)) - epoch(end_i) - 10800]
+           END AS end_off
+    FROM instants i
+), readings AS (
+    -- Near an offset change (the two offsets differ), a local time t is read with each
+    -- offset o as the instant t - o, which is a reading when the zone's offset there is o:
+    -- both read = ambiguous (its readings *_early, *_late), neither = non-existent.
+    SELECT z.*,
+           list_transform(submit_off, lambda o: epoch(timezone(tz, to_timestamp(epoch(submit_ts) - o)))
+                                            - epoch(submit_ts) = 0) AS submit_read,
+           list_transform(start_off, lambda o: epoch(timezone(tz, to_timestamp(epoch(start_ts) - o)))
+                                           - epoch(start_ts) = 0) AS start_read,
+           list_transform(end_off, lambda o: epoch(timezone(tz, to_timestamp(epoch(end_ts) - o)))
+                                         - epoch(end_ts) = 0) AS end_read
+    FROM zoned z
+), placed AS (
+    SELECT r.*,
+           CASE WHEN submit_off[1] <> submit_off[2] THEN
+               CASE WHEN submit_read[1] AND submit_read[2] THEN 'ambiguous'
+                    WHEN NOT (submit_read[1] OR submit_read[2]) THEN 'nonexistent' END
+           END AS submit_note,
+           CASE WHEN start_off[1] <> start_off[2] THEN
+               CASE WHEN start_read[1] AND start_read[2] THEN 'ambiguous'
+                    WHEN NOT (start_read[1] OR start_read[2]) THEN 'nonexistent' END
+           END AS start_note,
+           CASE WHEN end_off[1] <> end_off[2] THEN
+               CASE WHEN end_read[1] AND end_read[2] THEN 'ambiguous'
+                    WHEN NOT (end_read[1] OR end_read[2]) THEN 'nonexistent' END
+           END AS end_note,
+           epoch(start_ts) - list_max(start_off) AS start_early,
+           epoch(start_ts) - list_min(start_off) AS start_late,
+           epoch(end_ts) - list_max(end_off) AS end_early,
+           epoch(end_ts) - list_min(end_off) AS end_late
+    FROM readings r
+), resolved AS (
+    -- A flagged Start is End - ElapsedRaw when End is sound; when both are flagged, Start is
+    -- the reading of it from which ElapsedRaw reaches a reading of End (else ICU's); a
+    -- flagged End is then Start + ElapsedRaw. ElapsedRaw stays the job's elapsed throughout.
+    SELECT p.*,
+           CASE WHEN start_note IS NULL OR elapsed_s IS NULL OR end_u IS NULL THEN start_u
+                WHEN end_note IS NULL THEN end_u - elapsed_s
+                WHEN start_note = 'ambiguous'
+                     AND start_early + elapsed_s IN (end_early, end_late) THEN start_early
+                WHEN start_note = 'ambiguous'
+                     AND start_late + elapsed_s IN (end_early, end_late) THEN start_late
+                ELSE start_u END AS start_s
+    FROM placed p
 )
 SELECT lineno,
        coalesce(nullif(trim(cluster), ''), default_cluster) AS cluster,
@@ -103,12 +180,11 @@ SELECT lineno,
        r.exit_signal,
        elapsed_s AS elapsed_seconds,
        coalesce(elapsed, elapsedraw) AS elapsed_text,
-       CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(submit_ts))
-            ELSE timezone(tz, submit_ts) END AS submit_time,
-       CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(start_ts))
-            ELSE timezone(tz, start_ts) END AS start_time,
-       CASE WHEN tz = 'UTC' THEN to_timestamp(epoch(end_ts))
-            ELSE timezone(tz, end_ts) END AS end_time,
+       to_timestamp(submit_u) AS submit_time,
+       to_timestamp(start_s) AS start_time,
+       to_timestamp(CASE WHEN end_note IS NOT NULL AND start_s IS NOT NULL
+                              AND elapsed_s IS NOT NULL THEN start_s + elapsed_s
+                         ELSE end_u END) AS end_time,
        coalesce(r.gpus, 0) AS gpus,
        r.gpu_type,
        r.alloc_mem_bytes,
@@ -136,10 +212,14 @@ SELECT lineno,
            WHEN end_ts IS NULL AND coalesce("end", '') NOT IN ('', 'None', 'Unknown')
                THEN concat('End: not a time: "', "end", '"')
            WHEN r.gpu_problem IS NOT NULL THEN r.gpu_problem
-           WHEN end_ts < start_ts
+           WHEN end_ts < start_ts AND start_note IS NULL AND end_note IS NULL
                THEN concat('End: "', "end", '" is before Start "', start, '"')
-       END AS problem
-FROM counted c
+       END AS problem,
+       nullif(list_filter([CASE WHEN submit_note IS NOT NULL THEN concat('submit-time-', submit_note) END,
+                           CASE WHEN start_note IS NOT NULL THEN concat('start-time-', start_note) END,
+                           CASE WHEN end_note IS NOT NULL THEN concat('end-time-', end_note) END],
+                          lambda f: f IS NOT NULL), []) AS time_flags
+FROM resolved c
 -- AllocTRES, State and ExitCode parsed once per distinct combination (sacct_lookup); the
 -- small side is the join's build.
 LEFT JOIN sacct_lookup r

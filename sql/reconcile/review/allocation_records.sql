@@ -10,7 +10,7 @@ WITH own AS (
     SELECT cluster, job_id, job_id_raw, array_job_id, het_job_id, name, account, partition,
            state, state_text, cancelled_by, exit_status, exit_signal, elapsed_seconds,
            submit_time, start_time, end_time, gpus, gpu_type, source_path, source_line,
-           false AS from_steps
+           false AS from_steps, time_flags
     FROM sacct_records
     WHERE step IS NULL
 ), orphan_keys AS (
@@ -37,7 +37,8 @@ WITH own AS (
            arg_min(gpu_type, (source_id, source_line)) AS gpu_type,
            min(source_path) AS source_path,
            min(source_line) AS source_line,
-           true AS from_steps
+           true AS from_steps,
+           nullif(list_distinct(flatten(list(coalesce(time_flags, [])))), []) AS time_flags
     FROM sacct_records
     JOIN orphan_keys USING (cluster, job_id)
     GROUP BY cluster, job_id

@@ -3,7 +3,7 @@
 SELECT count(*) FILTER (WHERE in_week) AS week_jobs,
        coalesce(sum(allocated_gpu_seconds) FILTER (WHERE in_week), 0) AS week_gpu_seconds,
        count(*) FILTER (WHERE to_date) AS to_date_jobs,
-       coalesce(sum(allocated_gpu_seconds) FILTER (WHERE to_date), 0) AS to_date_gpu_seconds,
+       coalesce(sum(to_date_allocated_gpu_seconds) FILTER (WHERE to_date), 0) AS to_date_gpu_seconds,
        count(*) FILTER (WHERE to_date AND state = 'COMPLETED') AS to_date_completed
 FROM job_accounting
 WHERE work_class = 'evaluation';

@@ -3,7 +3,7 @@
 --      complete: its diagnosis, useful GPU-seconds, and how many retry jobs its experiment
 --      has had (read by review.py into Review.failed_jobs, for the retry gate)
 SELECT j.job_id, j.state, j.experiment_id, j.work_class, j.diagnosed_cause, j.cause_addressed,
-       j.useful_gpu_seconds,
+       j.to_date_useful_gpu_seconds AS useful_gpu_seconds,
        (SELECT count(*) FROM job_accounting r
         WHERE r.experiment_id = j.experiment_id AND r.work_class = 'retry') AS retries_used
 FROM job_accounting j

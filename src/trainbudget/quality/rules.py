@@ -123,6 +123,7 @@ SACCT_ROWS = TableRules(
         *_optional("alloc_tres", "req_tres"),
         FieldRule("source_id", nullable=False),
         FieldRule("source_line", ge=1),
+        FieldRule("time_flags"),
     ),
     (
         RowRule(

@@ -1,7 +1,8 @@
 """The weekly diagnosis, in seed 000's order: (1) reconcile allocated hours, (2) classify failed
 and cancelled jobs, (3) verify recovered versus recomputed steps, (4) count evaluation
 invocations against the schedule, (5) reconcile retained artifacts against the manifest and
-retention policy. Each finding is a sentence plus the figures behind it.
+retention policy; then (6) one job, one count: the same job landed under two cluster names.
+Each finding is a sentence plus the figures behind it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ ORDER = (
     "recovered-vs-recomputed",
     "evaluation-invocations",
     "retained-artifacts",
+    "double-counts",
 )
 
 
@@ -51,6 +53,7 @@ def allocated_finding(totals: dict[str, Any], lines: dict[str, Any]) -> dict[str
             f"; untracked (in no experiment): {_n(totals['untracked_jobs'], 'job')}, "
             f"{_h(totals['untracked_gpu_seconds'])} GPU-hours"
         )
+    sentence += _time_notes(totals)
     return {
         "step": ORDER[0],
         "summary": sentence + ".",
@@ -63,7 +66,78 @@ def allocated_finding(totals: dict[str, Any], lines: dict[str, Any]) -> dict[str
         "untracked_gpu_hours": gpu_hours(totals["untracked_gpu_seconds"]),
         "allocations_built_from_steps": totals["built_from_steps"],
         "clock_disagreements": totals["clock_flagged"],
+        "local_time_ambiguous_jobs": totals["time_ambiguous"],
+        "local_time_nonexistent_jobs": totals["time_nonexistent"],
+        "split_across_weeks_jobs": totals["split_across_weeks"],
+        "outside_week_gpu_hours": gpu_hours(totals["outside_week_gpu_seconds"]),
     }
+
+
+def _time_notes(totals: dict[str, Any]) -> str:
+    """The allocated finding's notes on local times at a DST change and week-spanning jobs."""
+    notes = ""
+    odd = [
+        f"{_n(totals[key], 'job')} with {what} local time"
+        for key, what in (
+            ("time_ambiguous", "an ambiguous"),
+            ("time_nonexistent", "a non-existent"),
+        )
+        if totals[key]
+    ]
+    if odd:
+        notes += (
+            f"; {' and '.join(odd)} (a DST change in --cluster-tz: Start / End placed by "
+            "ElapsedRaw, flagged on the job)"
+        )
+    if totals["split_across_weeks"]:
+        notes += (
+            f"; {_n(totals['split_across_weeks'], 'job')} ran past the week's bounds and count "
+            f"only their seconds inside it ({_h(totals['outside_week_gpu_seconds'])} GPU-hours "
+            "outside)"
+        )
+    return notes
+
+
+def double_count_finding(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Step 6: (job id, submit time) pairs landed under two or more cluster names."""
+    excess = sum(r["excess"] for r in rows)
+    pairs = [
+        {
+            "job_id": r["job_id"],
+            "submit_time": r["submit_time"],
+            "clusters": list(r["clusters"]),
+            "copies": r["copies"],
+            "allocated_gpu_hours": gpu_hours(r["allocated"]),
+            "excess_gpu_hours": gpu_hours(r["excess"]),
+        }
+        for r in rows
+    ]
+    if not rows:
+        summary = "No job landed under two cluster names."
+    else:
+        names = sorted({c for r in rows for c in r["clusters"]})
+        summary = (
+            f"{_n(len(rows), 'job')} landed under more than one cluster name "
+            f"({', '.join(names)}) with the same job id and submit time: probably one export "
+            f"landed twice, {_h(excess)} GPU-hours counted twice; land exports without a "
+            "Cluster field with --cluster NAME."
+        )
+    return {
+        "step": ORDER[5],
+        "summary": summary,
+        "probable_double_counts": len(rows),
+        "excess_gpu_hours": gpu_hours(excess),
+        "jobs": pairs[:50],
+    }
+
+
+def review_warnings(findings: list[dict[str, Any]]) -> list[str]:
+    """One stderr line per finding that the user must act on (probable double counts)."""
+    warnings = []
+    for finding in findings:
+        if finding["step"] == "double-counts" and finding["probable_double_counts"]:
+            warnings.append(f"probable double count: {finding['summary']}")
+    return warnings
 
 
 def failures_finding(groups: list[dict[str, Any]]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ _ALLOCATION = (
     "cluster", "job_id", "job_id_raw", "array_job_id", "het_job_id", "name", "account",
     "partition", "state", "state_text", "cancelled_by", "exit_status", "exit_signal",
     "elapsed_seconds", "submit_time", "start_time", "end_time", "gpus", "gpu_type",
-    "source_path", "source_line", "from_steps",
+    "source_path", "source_line", "from_steps", "time_flags",
 )  # fmt: skip
 _LINK = (
     "experiment_id", "work_class", "code_revision", "data_snapshot", "result_valid",
@@ -38,7 +38,10 @@ _SPLIT = (
 _ACCOUNTING = (
     "alloc_id", *_ALLOCATION, "allocated_gpu_seconds", *_LINK, "useful_gpu_seconds",
     "recovery_gpu_seconds", "lost_gpu_seconds", "unverified_gpu_seconds", *_SPLIT, "in_week",
-    "to_date",
+    "to_date", "job_allocated_gpu_seconds", "week_elapsed_seconds", "to_date_allocated_gpu_seconds",
+    "to_date_useful_gpu_seconds", "to_date_recovery_gpu_seconds", "to_date_lost_gpu_seconds",
+    "double_count_clusters", "job_recovery_seconds", "job_useful_seconds", "job_lost_seconds",
+    "job_unverified_seconds",
 )  # fmt: skip
 
 
@@ -122,6 +125,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/accounting_by_week",
                 "reconcile/calibrate/audit_runs",
                 "reconcile/summarize/jobs_copy",
+                "reconcile/summarize/double_counts",
             ),
         ),
         Relation(

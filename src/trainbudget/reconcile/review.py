@@ -68,7 +68,8 @@ class Review:
     tracked jobs (empty without a week); `artifacts` every landed artifact;
     `accounting_by_week` GPU-hours per ISO week over everything reconciled; `jobs` the
     handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
-    JSON array of the week's jobs once `write_jobs` has written it.
+    JSON array of the week's jobs once `write_jobs` has written it; `warnings` the lines for
+    stderr that the diagnosis raised (probable double counts).
     """
 
     jobs_path: Path | None
@@ -86,6 +87,7 @@ class Review:
     artifacts: tuple[LandedArtifact, ...] = ()
     accounting_by_week: tuple[dict[str, Any], ...] = ()
     jobs: RelationHandle | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def review(
@@ -158,6 +160,7 @@ def review(
         artifacts=_artifacts(ledger),
         accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
         jobs=session.handle("job_accounting"),
+        warnings=tuple(diagnosis.review_warnings(findings)),
     )
 
 
@@ -184,6 +187,7 @@ def _findings(
         diagnosis.recovery_finding(tracked, in_week),
         diagnosis.evaluation_finding(evaluation, plan),
         diagnosis.artifacts_finding(artifacts, plan),
+        diagnosis.double_count_finding(session.records("reconcile/summarize/double_counts")),
     ]
 
 
