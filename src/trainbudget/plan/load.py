@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from trainbudget.errors import InputError
 from trainbudget.plan.sections import Plan
+from trainbudget.textcheck import not_utf8_error
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -56,6 +57,8 @@ def _parsed_plan(path: str, size: int, mtime_ns: int) -> Plan:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot read plan: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise not_utf8_error(path, exc) from None
     return parse_plan(text, path)
 
 
