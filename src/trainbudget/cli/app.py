@@ -26,8 +26,8 @@ from trainbudget.cli.commands import reconcile as reconcile_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
-from trainbudget.cli.options import LedgerOption
 from trainbudget.cli.failures import report_failure
+from trainbudget.cli.options import LedgerOption
 
 app = typer.Typer(
     name="trainbudget",
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("trainbudget: interrupted", file=sys.stderr)
         return 130
-    except BaseException as exc:  # noqa: BLE001 - the one place every error becomes one line
+    except BaseException as exc:
         if _STATE["debug"] or not isinstance(exc, Exception):
             raise
         return report_failure(exc)

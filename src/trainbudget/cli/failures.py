@@ -7,6 +7,7 @@ error, which names its type and asks for `--debug` to see the traceback.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -35,10 +36,8 @@ def report_failure(exc: Exception) -> int:
     code, message = classify(exc)
     if code == 1 and _stdout_broken(exc):
         _silence_stdout()
-    try:
+    with contextlib.suppress(OSError):  # stderr itself gone: the exit code is all that is left
         print(f"trainbudget: error: {message}", file=sys.stderr, flush=True)
-    except OSError:
-        pass  # stderr itself is gone: the exit code is all that is left
     return code
 
 
