@@ -104,21 +104,34 @@ class Ledger:
         resolved = resolve_ledger_path(path)
         if resolved.parent and not resolved.parent.exists():
             resolved.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            con = duckdb.connect(str(resolved))
-        except duckdb.IOException as exc:
-            if "lock" in str(exc).lower():
-                raise LedgerBusyError(
-                    f"ledger {resolved} is in use by another process; wait for it to finish"
-                ) from None
-            raise InputError(f"ledger {resolved}: cannot open: {_first_line(exc)}") from None
-        except duckdb.Error as exc:
-            raise InputError(f"ledger {resolved}: not a DuckDB file ({_first_line(exc)})") from None
-        # DuckDB draws a progress bar on stdout for long queries; that would break --json.
-        con.execute("SET enable_progress_bar = false")
-        ledger = cls(resolved, con)
+        ledger = cls(resolved, _connect(resolved, read_only=False))
         if migrate:
             ledger.migrate()
+        return ledger
+
+    @classmethod
+    def open_existing(cls, path: str | os.PathLike[str] | None = None) -> Ledger:
+        """Open a ledger that must exist, for reading: never creates the file or its folders.
+
+        InputError `no ledger at X` when the file is missing. The connection is read-only;
+        a ledger whose schema is behind this version is migrated first (the file exists, so
+        nothing is created), as `Ledger.open` would.
+        """
+        resolved = resolve_ledger_path(path)
+        if not resolved.is_file():
+            raise InputError(
+                f"ledger: no ledger at {resolved} (`trainbudget ledger init` creates one)"
+            )
+        ledger = cls(resolved, _connect(resolved, read_only=True))
+        try:
+            versions = ledger.existing_versions()
+            pending = {v for v, _, _ in migrations()} - set(versions)
+        except BaseException:
+            ledger.close()
+            raise
+        if pending:
+            ledger.close()
+            ledger = cls.open(resolved)
         return ledger
 
     def __enter__(self) -> Ledger:
@@ -137,6 +150,15 @@ class Ledger:
             "CREATE TABLE IF NOT EXISTS schema_version ("
             "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
         )
+        return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
+
+    def existing_versions(self) -> list[int]:
+        """The applied schema versions, without creating anything (for read-only ledgers)."""
+        found = self.con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version'"
+        ).fetchone()[0]
+        if not found:
+            raise InputError(f"ledger {self.path}: a DuckDB file, but not a trainbudget ledger")
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def migrate(self) -> list[int]:
@@ -287,6 +309,23 @@ class Ledger:
             (name, self.con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
             for name in names
         ]
+
+
+def _connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to `path`; InputError when it is locked or no DuckDB file."""
+    try:
+        con = duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            raise LedgerBusyError(
+                f"ledger {path} is in use by another process; wait for it to finish"
+            ) from None
+        raise InputError(f"ledger {path}: cannot open: {_first_line(exc)}") from None
+    except duckdb.Error as exc:
+        raise InputError(f"ledger {path}: not a DuckDB file ({_first_line(exc)})") from None
+    # DuckDB draws a progress bar on stdout for long queries; that would break --json.
+    con.execute("SET enable_progress_bar = false")
+    return con
 
 
 def _now() -> datetime:

@@ -36,6 +36,7 @@ def test_ledger_init_and_info_json(cli, tmp_path: Path) -> None:
 
 
 def test_ledger_info_table_for_people(cli, tmp_path: Path) -> None:
+    assert cli("ledger", "init", "--ledger", str(tmp_path / "l.duckdb")).code == 0
     result = cli("ledger", "info", "--ledger", str(tmp_path / "l.duckdb"))
     assert result.code == 0
     assert "quarantine" in result.stdout and "schema_version" in result.stdout
