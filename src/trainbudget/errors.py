@@ -17,6 +17,24 @@ ENVIRONMENT_ERRNOS: dict[int, str] = {
 }
 
 
+# How DuckDB (and other libraries that report an OS error in text only) spell those failures.
+_ENVIRONMENT_TEXTS = (
+    "no space left on device",
+    "disk quota exceeded",
+    "permission denied",
+    "read-only file system",
+    "input/output error",
+    "out of memory",
+)
+
+
+def environment_reason(text: str) -> str | None:
+    """The environment failure a library's error text reports ("no space left on device"), or
+    None when it reports none."""
+    lowered = text.lower()
+    return next((reason for reason in _ENVIRONMENT_TEXTS if reason in lowered), None)
+
+
 class InputError(Exception):
     """Bad input or usage. The CLI prints the message on one line and exits with code 2."""
 

@@ -22,7 +22,12 @@ from typing import Any
 
 import duckdb
 
-from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.errors import (
+    EnvironmentFailure,
+    InputError,
+    LedgerBusyError,
+    environment_reason,
+)
 from trainbudget.resources import resource_dir
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
@@ -320,6 +325,9 @@ def _connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
             raise LedgerBusyError(
                 f"ledger {path} is in use by another process; wait for it to finish"
             ) from None
+        reason = environment_reason(str(exc))
+        if reason:
+            raise EnvironmentFailure(f"ledger {path}: {reason} ({_first_line(exc)})") from None
         raise InputError(f"ledger {path}: cannot open: {_first_line(exc)}") from None
     except duckdb.Error as exc:
         raise InputError(f"ledger {path}: not a DuckDB file ({_first_line(exc)})") from None

@@ -47,7 +47,7 @@ def fraction_to_decimal(value: Fraction) -> Decimal:
     if denominator == 1:
         places = max(twos, fives)
         scaled = value.numerator * (10**places) // value.denominator
-        return Decimal(scaled).scaleb(-places)
+        return Decimal(f"{scaled}E-{places}")  # from text: exact at any length
     return _FRACTION_CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
 
 
@@ -65,11 +65,14 @@ def _to_jsonable(value: Any) -> Any:
 
 
 def _check_numbers(value: Any, where: str = "$") -> Any:
-    """`value` with integers beyond 64 bits as exact fragments; ValueError on NaN/±inf floats."""
+    """`value` with Decimals, Fractions and integers beyond 64 bits as exact JSON fragments;
+    ValueError on NaN or an infinity (orjson's `default` could only raise a TypeError)."""
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{where}: not a finite number: {value}")
         return value
+    if isinstance(value, Decimal | Fraction):
+        return orjson.Fragment(exact_decimal_text(value))  # ValueError if not finite
     if isinstance(value, int) and not isinstance(value, bool):
         return orjson.Fragment(str(value)) if not _INT64_MIN <= value <= _UINT64_MAX else value
     if isinstance(value, dict):

@@ -38,10 +38,12 @@ def test_campaign_split_variance_and_diagnosis(cli, tmp_path, campaign) -> None:
     assert jobs["401"]["work_class"] == "untracked" and jobs["401"]["experiment_id"] is None
     assert jobs["102"]["job_id_raw"] == "102" and jobs["102"]["name"] == "train"
     assert jobs["102"]["account"] == "proj" and jobs["102"]["elapsed_seconds"] == 37800
+    hours = {"allocated": 182, "useful": 145, "recovery": 20, "lost": 16, "unverified": 1}
     assert out["totals"] == {
-        "allocated_gpu_hours": 182, "useful_gpu_hours": 145, "recovery_gpu_hours": 20,
-        "lost_gpu_hours": 16, "unverified_gpu_hours": 1, "jobs": 6,
-    }  # fmt: skip
+        **{f"{k}_gpu_hours": h for k, h in hours.items()},
+        **{f"{k}_gpu_seconds": h * 3600 for k, h in hours.items()},  # the exact integers
+        "jobs": 6,
+    }
     # f = (16 lost + 20 recovery) / (64 + 64 useful) of the main run.
     assert out["failure_fraction"] == pytest.approx(36 / 128)
     variance = out["variance"]

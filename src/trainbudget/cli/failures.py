@@ -17,18 +17,11 @@ from trainbudget.errors import (
     EnvironmentFailure,
     InputError,
     describe_os_error,
+    environment_reason,
 )
 
 # A path the user gave that is missing or of the wrong kind: bad input, not a failing machine.
 _INPUT_ERRNOS = {errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EEXIST, errno.ENAMETOOLONG}
-# DuckDB reports the OS error in its message only.
-_DUCKDB_ENVIRONMENT = {
-    "no space left on device": "no space left on device",
-    "disk quota exceeded": "disk quota exceeded",
-    "permission denied": "permission denied",
-    "read-only file system": "read-only file system",
-    "out of memory": "out of memory",
-}
 
 
 def report_failure(exc: Exception) -> int:
@@ -57,10 +50,9 @@ def classify(exc: BaseException) -> tuple[int, str]:
         if exc.errno in ENVIRONMENT_ERRNOS or exc.errno is not None:
             return 1, _one_line(describe_os_error(exc))
     if type(exc).__module__.split(".")[0] in {"duckdb", "_duckdb"}:
-        text = str(exc).lower()
-        for needle, reason in _DUCKDB_ENVIRONMENT.items():
-            if needle in text:
-                return 1, f"ledger: {reason} ({_one_line(str(exc))})"
+        reason = environment_reason(str(exc))  # DuckDB reports OS errors in its text only
+        if reason:
+            return 1, f"ledger: {reason} ({_one_line(str(exc))})"
     return 1, (
         f"internal error: {type(exc).__name__}: {_one_line(str(exc)) or 'no message'} "
         "(run with --debug for the traceback)"
