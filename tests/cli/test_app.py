@@ -149,13 +149,13 @@ def test_sacct_not_utf8_is_exit_2_naming_the_line(cli, tmp_path, body, line) -> 
     assert _rows(ledger, "sources") == 0
 
 
-@pytest.mark.parametrize("body", [b'{"job_id": "\xff"}\n', bytes(range(256))])
-def test_progress_not_utf8_is_exit_2(cli, tmp_path, body) -> None:
+@pytest.mark.parametrize(("body", "line"), [(b'{"job_id": "\xff"}\n', 1), (bytes(range(256)), 2)])
+def test_progress_not_utf8_is_exit_2(cli, tmp_path, body, line) -> None:
     progress, ledger = tmp_path / "progress.jsonl", tmp_path / "l.duckdb"
     progress.write_bytes(body)
     result = cli("--ledger", str(ledger), "reconcile", "--sacct", str(SACCT),
                  "--progress", str(progress), "--json")  # fmt: skip
-    one_error_line(result, 2, re.escape(str(progress)) + r":1: not UTF-8 text .*")
+    one_error_line(result, 2, re.escape(str(progress)) + f":{line}: not UTF-8 text .*")
     assert _rows(ledger, "sources") == 0  # the run is one transaction: sacct not kept either
 
 
