@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
@@ -64,3 +65,40 @@ def test_fraction_decimal_is_exact_for_2_and_5_denominators(value: Fraction) -> 
 def test_json_numbers_are_valid_json_for_strict_parsers() -> None:
     text = dumps({"a": Decimal("7E+9"), "b": Decimal("0E-12"), "c": Decimal("-0.00")})
     assert json.loads(text) == {"a": 7e9, "b": 0.0, "c": -0.0}
+
+
+def test_reconcile_jobs_carry_exact_gpu_seconds_that_sum_to_the_totals(cli, tmp_path) -> None:
+    header = (
+        "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|"
+        "Start|End|AllocTRES|ReqTRES|NNodes|AllocCPUS|TRESUsageInTot"
+    )
+    rows = []
+    for job, (gpus, seconds) in enumerate([(1, 21), (3, 7), (7, 1), (8, 36000)], start=501):
+        end = (datetime(2026, 11, 23, 10) + timedelta(seconds=seconds)).isoformat()
+        rows.append(
+            f"{job}|{job}|t|proj|gpu|COMPLETED|0:0||{seconds}|"
+            f"2026-11-23T10:00:00|2026-11-23T10:00:00|{end}|gres/gpu={gpus}|gres/gpu={gpus}|1|8|"
+        )
+    sacct = tmp_path / "week.psv"
+    sacct.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    result = cli("--ledger", str(tmp_path / "l.duckdb"), "reconcile", "--sacct", str(sacct),
+                 "--json")  # fmt: skip
+    assert result.code == 0, result.stderr
+    out = _exact(result.stdout.encode())
+    jobs = {job["job_id"]: job for job in out["jobs"]}
+    expected_seconds = {"501": 21, "502": 21, "503": 7, "504": 288000}
+    assert {j: jobs[j]["allocated_gpu_seconds"] for j in jobs} == expected_seconds
+    assert isinstance(jobs["501"]["allocated_gpu_seconds"], int)
+    # 21 GPU-seconds = 0.00583333… h: 12 decimals, rounded half up, never 0.005833.
+    assert jobs["501"]["allocated_gpu_hours"] == Decimal("0.005833333333")
+    assert jobs["503"]["allocated_gpu_hours"] == Decimal("0.001944444444")
+    for key in ("allocated", "useful", "recovery", "lost", "unverified"):
+        total = sum(job[f"{key}_gpu_seconds"] for job in out["jobs"])
+        assert total == out["totals"][f"{key}_gpu_seconds"], key
+    assert out["totals"]["allocated_gpu_seconds"] == 288049
+    assert out["totals"]["allocated_gpu_hours"] == Decimal(288049) / 3600
+    for key in ("jobs", "totals", "variance", "diagnosis"):  # DESIGN.md public contract
+        assert key in out
+    for key in ("job_id", "state", "gpus", "allocated_gpu_hours", "useful_gpu_hours",
+                "recovery_gpu_hours", "lost_gpu_hours", "unverified_gpu_hours"):  # fmt: skip
+        assert key in out["jobs"][0]
