@@ -29,10 +29,11 @@ class TextScan:
 
     def feed(self, block: bytes) -> None:
         """Check one block; InputError naming the line at the first byte that is not UTF-8."""
+        carried = len(self._decoder.getstate()[0])  # bytes of a character the last block began
         try:
             self._decoder.decode(block)
         except UnicodeDecodeError as exc:
-            self._refuse(block, max(exc.start, 0))
+            self._refuse(block, max(exc.start - carried, 0))
         parts = block.split(b"\n")
         if len(parts) == 1:
             self._run += len(block)
@@ -54,9 +55,9 @@ class TextScan:
             ) from None
 
     def _refuse(self, block: bytes, start: int) -> None:
-        # The decoder keeps up to 3 bytes of an unfinished character from the previous block;
-        # start may then point before this block: clamp it (the line is right either way).
-        start = min(max(start, 0), len(block) - 1) if block else 0
+        # A bad sequence begun in the previous block's last bytes is reported at this block's
+        # first byte: those bytes hold no newline, so the line is right.
+        start = min(start, len(block) - 1)
         line = self._lines_before + block.count(b"\n", 0, start) + 1
         column = start - (block.rfind(b"\n", 0, start) + 1) + 1
         if line == self._lines_before + 1 and b"\n" not in block[:start]:

@@ -13,7 +13,6 @@ import os
 import sys
 
 from trainbudget.errors import (
-    ENVIRONMENT_ERRNOS,
     EnvironmentFailure,
     InputError,
     describe_os_error,
@@ -44,11 +43,9 @@ def classify(exc: BaseException) -> tuple[int, str]:
         return 1, "stdout: broken pipe (the reader closed it)"
     if isinstance(exc, MemoryError):
         return 1, "out of memory"
-    if isinstance(exc, OSError):
-        if exc.errno in _INPUT_ERRNOS:
-            return 2, _one_line(describe_os_error(exc))
-        if exc.errno in ENVIRONMENT_ERRNOS or exc.errno is not None:
-            return 1, _one_line(describe_os_error(exc))
+    if isinstance(exc, OSError) and exc.errno is not None:
+        # ENVIRONMENT_ERRNOS and any other OS failure exit 1; a wrong input path exits 2.
+        return (2 if exc.errno in _INPUT_ERRNOS else 1), _one_line(describe_os_error(exc))
     if type(exc).__module__.split(".")[0] in {"duckdb", "_duckdb"}:
         reason = environment_reason(str(exc))  # DuckDB reports OS errors in its text only
         if reason:
