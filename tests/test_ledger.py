@@ -259,3 +259,17 @@ def test_open_existing_refuses_a_duckdb_file_that_is_no_ledger(tmp_path: Path) -
     duckdb.connect(str(other)).close()
     with pytest.raises(InputError, match="not a trainbudget ledger"):
         Ledger.open_existing(other)
+
+
+def test_a_failed_run_leaves_no_ledger_it_created(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "deeper" / "ledger.duckdb"
+    with pytest.raises(InputError), Ledger.open(path):
+        raise InputError("bad input after the ledger was created")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_run_keeps_a_ledger_that_existed(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    with pytest.raises(InputError), Ledger.open(ledger_path):
+        raise InputError("bad input")
+    assert ledger_path.is_file()

@@ -23,11 +23,11 @@ from typing import Any
 import duckdb
 
 from trainbudget.errors import (
-    EnvironmentFailure,
     InputError,
-    LedgerBusyError,
-    environment_reason,
 )
+from trainbudget.ledger_file import connect as _connect
+from trainbudget.ledger_file import missing_folders as _missing_folders
+from trainbudget.ledger_file import remove_created as _remove_created
 from trainbudget.resources import resource_dir
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
@@ -102,16 +102,29 @@ class Ledger:
         self.path = path
         self.con = connection
         self._in_transaction = False
+        self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Ledger:
-        """Open (creating if needed) the ledger at `path` and apply pending migrations."""
+        """Open (creating if needed) the ledger at `path` and apply pending migrations.
+
+        A ledger this call creates is removed again, with the folders it made, if opening it
+        fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
+        """
         resolved = resolve_ledger_path(path)
-        if resolved.parent and not resolved.parent.exists():
+        created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
+        ledger = None
+        try:
             resolved.parent.mkdir(parents=True, exist_ok=True)
-        ledger = cls(resolved, _connect(resolved, read_only=False))
-        if migrate:
-            ledger.migrate()
+            ledger = cls(resolved, _connect(resolved, read_only=False))
+            ledger._created = created
+            if migrate:
+                ledger.migrate()
+        except BaseException:
+            if ledger is not None:
+                ledger.close()
+            _remove_created(created)
+            raise
         return ledger
 
     @classmethod
@@ -142,8 +155,10 @@ class Ledger:
     def __enter__(self) -> Ledger:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         self.close()
+        if exc_type is not None and issubclass(exc_type, Exception):
+            _remove_created(self._created)
 
     def close(self) -> None:
         self.con.close()
@@ -316,29 +331,5 @@ class Ledger:
         ]
 
 
-def _connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection to `path`; InputError when it is locked or no DuckDB file."""
-    try:
-        con = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
-            raise LedgerBusyError(
-                f"ledger {path} is in use by another process; wait for it to finish"
-            ) from None
-        reason = environment_reason(str(exc))
-        if reason:
-            raise EnvironmentFailure(f"ledger {path}: {reason} ({_first_line(exc)})") from None
-        raise InputError(f"ledger {path}: cannot open: {_first_line(exc)}") from None
-    except duckdb.Error as exc:
-        raise InputError(f"ledger {path}: not a DuckDB file ({_first_line(exc)})") from None
-    # DuckDB draws a progress bar on stdout for long queries; that would break --json.
-    con.execute("SET enable_progress_bar = false")
-    return con
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -20,6 +20,8 @@ stderr_console = Console(stderr=True, highlight=False)
 def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
     """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
     body = dumps(payload) + b"\n" if as_json else None
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        raise EnvironmentFailure("stdout: closed (nowhere to print the result)")
     try:
         if body is not None:
             sys.stdout.buffer.write(body)

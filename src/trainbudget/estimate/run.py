@@ -129,8 +129,8 @@ def estimate_from_flops(
     wall_hours = div(total, mul(gpus, per_second, SECONDS_PER_HOUR))
     gpu_hours = div(total, mul(per_second, SECONDS_PER_HOUR))
     dollar_cost = div(mul(total, price), mul(per_second, SECONDS_PER_HOUR))
-    bounded(f"{flops_name}, mfu", gpu_hours, MAX_GPU_HOURS, "GPU-hours")
-    bounded(f"{flops_name}, gpus, mfu", wall_seconds, MAX_SECONDS, "wall seconds")
+    bounded(f"{flops_name}, peak, mfu", gpu_hours, MAX_GPU_HOURS, "GPU-hours")
+    bounded(f"{flops_name}, gpus, peak, mfu", wall_seconds, MAX_SECONDS, "wall seconds")
     bounded("price", dollar_cost, MAX_USD, "USD")
     return RunEstimate(
         flops=flops if isinstance(flops, int) else total,
