@@ -281,3 +281,28 @@ def _rows(ledger: Path, table: str) -> int:
 
     with duckdb.connect(str(ledger), read_only=True) as con:
         return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def test_stdout_closed_is_exit_1_one_line() -> None:
+    proc = subprocess.run([sys.executable, "-c", "import os, runpy, sys; os.close(1); "
+                           "sys.argv = ['trainbudget', *sys.argv[1:]]; "
+                           "runpy.run_module('trainbudget', run_name='__main__')", *ESTIMATE],
+                          stderr=subprocess.PIPE, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 1
+    [line] = proc.stderr.splitlines()  # EBADF on fd 1: one line, exit 1
+    assert re.fullmatch(r"trainbudget: error: stdout: .*", line), line
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("reconcile", "--sacct", "no-such.psv"),
+        ("pilot", "no-such.csv"),
+        ("trace", "no-such.json"),
+    ],
+)
+def test_bad_input_to_a_write_command_leaves_no_new_ledger(cli, tmp_path, command) -> None:
+    ledger = tmp_path / "new" / "l.duckdb"
+    result = cli("--ledger", str(ledger), *command, cwd=tmp_path)
+    one_error_line(result, 2, r".*no-such\.\w+: no such file.*")
+    assert [p.name for p in tmp_path.iterdir()] == []
