@@ -10,18 +10,19 @@ from trainbudget.errors import InputError
 from trainbudget.textcheck import TextScan, not_utf8_error
 
 
-def _scan(data: bytes, block: int) -> TextScan:
-    scan = TextScan("f.txt")
+def _scan(data: bytes, block: int, max_line: int = 1 << 21) -> TextScan:
+    scan = TextScan("f.txt", max_line)
     for start in range(0, len(data), block):
         scan.feed(data[start : start + block])
     scan.finish()
     return scan
 
 
-@given(st.text(), st.integers(1, 64))
-def test_utf8_text_passes_and_the_longest_line_is_exact(text: str, block: int) -> None:
+@given(st.text(alphabet="ab\né"), st.integers(1, 64), st.integers(0, 12))
+def test_utf8_text_passes_and_a_long_line_is_seen(text: str, block: int, limit: int) -> None:
     data = text.encode("utf-8")
-    assert _scan(data, block).longest_line == max(len(line) for line in data.split(b"\n"))
+    longest = max(len(line) for line in data.split(b"\n"))
+    assert _scan(data, block, limit).long_line == (longest > limit)
 
 
 @given(st.text(alphabet="ab\né", max_size=40), st.text(alphabet="ab\né", max_size=40),
@@ -34,7 +35,7 @@ def test_the_first_bad_byte_is_named_by_line_whatever_the_blocks(head, tail, blo
 
 
 def test_a_character_split_across_blocks_is_fine_and_a_cut_one_is_not() -> None:
-    assert _scan("é\nà".encode(), 1).longest_line == 2
+    assert not _scan("é\nà".encode(), 1, max_line=2).long_line
     with pytest.raises(InputError, match=r"^f\.txt:2: not UTF-8 text \(the file ends inside"):
         _scan(b"ok\ncaf\xc3", 3)
 

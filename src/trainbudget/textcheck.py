@@ -1,4 +1,4 @@
-"""Checks that a landed text file is text: UTF-8 throughout, and how long its longest line is.
+"""Checks that a landed text file is text: UTF-8 throughout, and whether a line is too long.
 
 DuckDB's read_text refuses a file that is not UTF-8 with an error naming no line, and its
 read_csv refuses a line over 2 MiB; these checks run in the pass that already reads the bytes
@@ -17,32 +17,44 @@ READ_CSV_MAX_LINE_BYTES = 2 * 1024 * 1024
 
 
 class TextScan:
-    """Fed a file's bytes block by block: the first invalid UTF-8 byte and the longest line."""
+    """Fed a file's bytes block by block: refuses the first byte that is not UTF-8, and tells
+    whether any line is longer than `max_line` bytes (`long_line`)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, max_line: int = READ_CSV_MAX_LINE_BYTES) -> None:
         self.path = str(path)
+        self.max_line = max_line
+        self.long_line = False
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._lines_before = 0  # newlines in the blocks already fed
-        self._offset = 0  # bytes already fed
         self._run = 0  # bytes since the last newline
-        self.longest_line = 0
 
     def feed(self, block: bytes) -> None:
         """Check one block; InputError naming the line at the first byte that is not UTF-8."""
         carried = len(self._decoder.getstate()[0])  # bytes of a character the last block began
-        try:
-            self._decoder.decode(block)
-        except UnicodeDecodeError as exc:
-            self._refuse(block, max(exc.start - carried, 0))
-        parts = block.split(b"\n")
-        if len(parts) == 1:
-            self._run += len(block)
-        else:
-            self.longest_line = max(self.longest_line, self._run + len(parts[0]), *map(len, parts))
-            self._run = len(parts[-1])
-        self.longest_line = max(self.longest_line, self._run)
-        self._lines_before += len(parts) - 1
-        self._offset += len(block)
+        if carried or not block.isascii():  # isascii: a fast C scan; most exports are ASCII
+            try:
+                self._decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                self._refuse(block, max(exc.start - carried, 0))
+        if not self.long_line:  # once one is seen, the rest need not be measured
+            self._check_lines(block)
+        self._lines_before += block.count(b"\n")
+
+    def _check_lines(self, block: bytes) -> None:
+        # Jump from newline to the last newline within max_line + 1 bytes: about
+        # len(block) / max_line steps for a normal file, none of them per line.
+        limit, size = self.max_line, len(block)
+        at = block.find(b"\n")
+        if at < 0:
+            self._run += size
+            self.long_line = self._run > limit
+            return
+        self.long_line = self._run + at > limit
+        while not self.long_line and size - at - 1 > limit:
+            at = block.rfind(b"\n", at + 1, at + limit + 2)
+            self.long_line = at < 0
+        self._run = size - block.rfind(b"\n") - 1
+        self.long_line = self.long_line or self._run > limit
 
     def finish(self) -> None:
         """Call after the last block: a file ending inside a UTF-8 sequence is refused too."""

@@ -22,7 +22,7 @@ from trainbudget.reconcile.sacct_format import (
     TextLayout,
     detect_layout,
 )
-from trainbudget.textcheck import READ_CSV_MAX_LINE_BYTES, TextScan
+from trainbudget.textcheck import TextScan
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -83,7 +83,7 @@ def scan_bytes(path: Path) -> FileBytes:
             tail = block
     text.finish()
     # A line over read_csv's limit makes its streaming read fail: take the whole-file read.
-    awkward = awkward or text.longest_line > READ_CSV_MAX_LINE_BYTES
+    awkward = awkward or text.long_line
     newlines_at_end = len(tail) - len(tail.rstrip(b"\n"))
     return FileBytes(digest.hexdigest(), is_json, size, awkward, newlines_at_end)
 
