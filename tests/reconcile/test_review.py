@@ -120,9 +120,8 @@ def test_bad_input_exits_2_and_writes_nothing(cli, tmp_path, campaign) -> None:
     result = run(cli, tmp_path, {"sacct": campaign["sacct"], "progress": missing})
     assert result.code == 2 and result.stdout == ""
     assert result.stderr.strip() == f"trainbudget: error: {missing}: no such file"
-    info = cli("--ledger", str(tmp_path / "ledger.duckdb"), "ledger", "info", "--json").json()
-    counts = {t["table"]: t["rows"] for t in info["tables"]}
-    assert counts["sacct_rows"] == 0 and counts["sources"] == 0
+    # The failed run wrote nothing: not even the ledger it would have created is left.
+    assert not (tmp_path / "ledger.duckdb").exists()
     bad_week = run(cli, tmp_path, {"sacct": campaign["sacct"]}, "--week", "2026-W99")
     assert bad_week.code == 2 and "error: week: 2026 has no week 99" in bad_week.stderr
     assert len(bad_week.stderr.strip().splitlines()) == 1
