@@ -79,6 +79,8 @@ def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path
     probe = (
         "import sys\n"
         "from trainbudget.cli import main\n"
+        # Read commands need an existing ledger (they never create one): make it first.
+        f"{argv[0]!r} in ('ledger', 'decisions') and main(['ledger', 'init'])\n"
         f"code = main({argv!r})\n"
         f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
         "print('HEAVY=' + ','.join(heavy), file=sys.stderr)\n"

@@ -178,9 +178,12 @@ def test_location_option_then_env_then_default(monkeypatch: pytest.MonkeyPatch) 
 
 def test_named_sql_takes_parameters_not_formatting(ledger: Ledger) -> None:
     hostile = "x'); DROP TABLE sources; --"
-    assert ledger.query(
-        "ledger/find_source", kind=hostile, source_sha256=hostile, parse_options=hostile
-    ) == []
+    assert (
+        ledger.query(
+            "ledger/find_source", kind=hostile, source_sha256=hostile, parse_options=hostile
+        )
+        == []
+    )
     assert "sources" in dict(ledger.table_counts())
 
 
@@ -235,3 +238,43 @@ def test_every_sql_file_is_run_by_name_and_says_what_goes_in_and_out() -> None:
 def test_a_dangling_name_is_a_clear_error(ledger: Ledger) -> None:
     with pytest.raises(KeyError, match="reconcile/missing-query"):
         ledger.query("reconcile/missing-query")
+
+
+def test_open_existing_never_creates(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "ledger.duckdb"
+    with pytest.raises(InputError, match=f"no ledger at {re.escape(str(missing))}"):
+        Ledger.open_existing(missing)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_open_existing_is_read_only(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    before = ledger_path.read_bytes()
+    with Ledger.open_existing(ledger_path) as book:
+        assert book.existing_versions() == [v for v, _, _ in migrations()]
+        with pytest.raises(Exception, match="read-only"):
+            book.con.execute("CREATE TABLE x (a INTEGER)")
+    assert ledger_path.read_bytes() == before
+
+
+def test_open_existing_refuses_a_duckdb_file_that_is_no_ledger(tmp_path: Path) -> None:
+    import duckdb
+
+    other = tmp_path / "other.duckdb"
+    duckdb.connect(str(other)).close()
+    with pytest.raises(InputError, match="not a trainbudget ledger"):
+        Ledger.open_existing(other)
+
+
+def test_a_failed_run_leaves_no_ledger_it_created(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "deeper" / "ledger.duckdb"
+    with pytest.raises(InputError), Ledger.open(path):
+        raise InputError("bad input after the ledger was created")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_run_keeps_a_ledger_that_existed(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    with pytest.raises(InputError), Ledger.open(ledger_path):
+        raise InputError("bad input")
+    assert ledger_path.is_file()

@@ -23,7 +23,10 @@ from typing import Any
 
 import duckdb
 
-from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.errors import InputError
+from trainbudget.ledger_file import connect as _connect
+from trainbudget.ledger_file import missing_folders as _missing_folders
+from trainbudget.ledger_file import remove_created as _remove_created
 from trainbudget.permissions import restrict_new_files
 from trainbudget.resources import resource_dir
 
@@ -106,36 +109,64 @@ class Ledger:
         self.path = path
         self.con = connection
         self._in_transaction = False
+        self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Ledger:
-        """Open (creating if needed) the ledger at `path` and apply pending migrations."""
+        """Open (creating if needed) the ledger at `path` and apply pending migrations.
+
+        A ledger this call creates is removed again, with the folders it made, if opening it
+        fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
+        """
         resolved = resolve_ledger_path(path)
         restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
-        if resolved.parent and not resolved.parent.exists():
-            resolved.parent.mkdir(parents=True, exist_ok=True)
+        created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
+        ledger = None
         try:
-            con = duckdb.connect(str(resolved))
-        except duckdb.IOException as exc:
-            if "lock" in str(exc).lower():
-                raise LedgerBusyError(
-                    f"ledger {resolved} is in use by another process; wait for it to finish"
-                ) from None
-            raise InputError(f"ledger {resolved}: cannot open: {_first_line(exc)}") from None
-        except duckdb.Error as exc:
-            raise InputError(f"ledger {resolved}: not a DuckDB file ({_first_line(exc)})") from None
-        # DuckDB draws a progress bar on stdout for long queries; that would break --json.
-        con.execute("SET enable_progress_bar = false")
-        ledger = cls(resolved, con)
-        if migrate:
-            ledger.migrate()
+            resolved.parent.mkdir(parents=True, exist_ok=True)
+            ledger = cls(resolved, _connect(resolved, read_only=False))
+            ledger._created = created
+            if migrate:
+                ledger.migrate()
+        except BaseException:
+            if ledger is not None:
+                ledger.close()
+            _remove_created(created)
+            raise
+        return ledger
+
+    @classmethod
+    def open_existing(cls, path: str | os.PathLike[str] | None = None) -> Ledger:
+        """Open a ledger that must exist, for reading: never creates the file or its folders.
+
+        InputError `no ledger at X` when the file is missing. The connection is read-only;
+        a ledger whose schema is behind this version is migrated first (the file exists, so
+        nothing is created), as `Ledger.open` would.
+        """
+        resolved = resolve_ledger_path(path)
+        if not resolved.is_file():
+            raise InputError(
+                f"ledger: no ledger at {resolved} (`trainbudget ledger init` creates one)"
+            )
+        ledger = cls(resolved, _connect(resolved, read_only=True))
+        try:
+            versions = ledger.existing_versions()
+            pending = {v for v, _, _ in migrations()} - set(versions)
+        except BaseException:
+            ledger.close()
+            raise
+        if pending:
+            ledger.close()
+            ledger = cls.open(resolved)
         return ledger
 
     def __enter__(self) -> Ledger:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         self.close()
+        if exc_type is not None and issubclass(exc_type, Exception):
+            _remove_created(self._created)
 
     def close(self) -> None:
         self.con.close()
@@ -147,6 +178,15 @@ class Ledger:
             "CREATE TABLE IF NOT EXISTS schema_version ("
             "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
         )
+        return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
+
+    def existing_versions(self) -> list[int]:
+        """The applied schema versions, without creating anything (for read-only ledgers)."""
+        found = self.con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version'"
+        ).fetchone()[0]
+        if not found:
+            raise InputError(f"ledger {self.path}: a DuckDB file, but not a trainbudget ledger")
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def migrate(self) -> list[int]:
@@ -317,7 +357,3 @@ class Ledger:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

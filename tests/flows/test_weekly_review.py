@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from trainbudget.demo_data import DEMO_CLUSTER, demo_inputs
+from trainbudget.ledger import Ledger
 
 
 def outcomes(summary: dict) -> dict[str, str]:
@@ -94,7 +95,9 @@ def test_decisions_are_in_the_ledger_and_the_report(reviewed) -> None:
 
 
 def test_failed_quality_check_fails_the_run_and_rolls_back(prefect_harness, weekly, tmp_path):
-    # Reviewing 2026-W49 with data that ends in W47 breaks freshness.
+    # Reviewing 2026-W49 with data that ends in W47 breaks freshness. The ledger exists
+    # before the run (a ledger the failed run itself created would be removed again).
+    Ledger.open(tmp_path / "ledger.duckdb").close()
     state = weekly.weekly_review(**_parameters(tmp_path, "2026-W49"), return_state=True)
     assert state.is_failed()
     assert "data quality" in state.message

@@ -78,8 +78,7 @@ def test_a_bad_file_exits_2_and_leaves_the_ledger_empty(cli, tmp_path, ledger_pa
     result = cli("--ledger", str(ledger_path), "pilot", str(bad), "--json")
     assert result.code == 2
     assert result.stderr.startswith(f"trainbudget: error: {bad}: missing column(s) step")
-    info = cli("--ledger", str(ledger_path), "ledger", "info", "--json").json()
-    assert {t["table"]: t["rows"] for t in info["tables"]}.get("sources") == 0
+    assert not ledger_path.exists()  # the failed run leaves no ledger it created
 
 
 def test_a_real_pilot_run_imports_no_heavy_framework(make_log, row, tmp_path) -> None:

@@ -38,10 +38,12 @@ def test_campaign_split_variance_and_diagnosis(cli, tmp_path, campaign) -> None:
     assert jobs["401"]["work_class"] == "untracked" and jobs["401"]["experiment_id"] is None
     assert jobs["102"]["job_id_raw"] == "102" and jobs["102"]["name"] == "train"
     assert jobs["102"]["account"] == "proj" and jobs["102"]["elapsed_seconds"] == 37800
+    hours = {"allocated": 182, "useful": 145, "recovery": 20, "lost": 16, "unverified": 1}
     assert out["totals"] == {
-        "allocated_gpu_hours": 182, "useful_gpu_hours": 145, "recovery_gpu_hours": 20,
-        "lost_gpu_hours": 16, "unverified_gpu_hours": 1, "jobs": 6,
-    }  # fmt: skip
+        **{f"{k}_gpu_hours": h for k, h in hours.items()},
+        **{f"{k}_gpu_seconds": h * 3600 for k, h in hours.items()},  # the exact integers
+        "jobs": 6,
+    }
     # f = (16 lost + 20 recovery) / (64 + 64 useful) of the main run.
     assert out["failure_fraction"] == pytest.approx(36 / 128)
     variance = out["variance"]
@@ -119,9 +121,8 @@ def test_bad_input_exits_2_and_writes_nothing(cli, tmp_path, campaign) -> None:
     result = run(cli, tmp_path, {"sacct": campaign["sacct"], "progress": missing})
     assert result.code == 2 and result.stdout == ""
     assert result.stderr.strip() == f"trainbudget: error: {missing}: no such file"
-    info = cli("--ledger", str(tmp_path / "ledger.duckdb"), "ledger", "info", "--json").json()
-    counts = {t["table"]: t["rows"] for t in info["tables"]}
-    assert counts["sacct_rows"] == 0 and counts["sources"] == 0
+    # The failed run wrote nothing: not even the ledger it would have created is left.
+    assert not (tmp_path / "ledger.duckdb").exists()
     bad_week = run(cli, tmp_path, {"sacct": campaign["sacct"]}, "--week", "2026-W99")
     assert bad_week.code == 2 and "error: week: 2026 has no week 99" in bad_week.stderr
     assert len(bad_week.stderr.strip().splitlines()) == 1

@@ -1,18 +1,31 @@
 -- in: job_accounting   params: $path (a file to write)
 -- out: (writes the JSON array of the week's jobs to $path, contract keys first). DuckDB
 --      streams it to the file, so a million-line export never becomes one in-memory value or
---      Python objects; the command copies the file into its JSON output. GPU-hours rounded to
---      6 places for display; the totals are exact sums of the integer GPU-seconds. Times are
---      ISO-8601 UTC; app_* are the application's own clock, kept beside the scheduler's.
+--      Python objects; the command copies the file into its JSON output. The integer
+--      *_gpu_seconds are the exact figures (they sum to the totals' *_gpu_seconds exactly);
+--      *_gpu_hours are derived from them as DECIMAL(38, 12), rounded half up at the 12th
+--      decimal (21 GPU-seconds = 0.005833333333 h; 3.6 ns of one GPU), never as doubles.
+--      Times are ISO-8601 UTC; app_* are the application's own clock, kept beside the
+--      scheduler's.
 COPY (
     SELECT job_id,
            state,
            gpus,
-           round(allocated_gpu_seconds / 3600, 6) AS allocated_gpu_hours,
-           round(useful_gpu_seconds / 3600, 6) AS useful_gpu_hours,
-           round(recovery_gpu_seconds / 3600, 6) AS recovery_gpu_hours,
-           round(lost_gpu_seconds / 3600, 6) AS lost_gpu_hours,
-           round(unverified_gpu_seconds / 3600, 6) AS unverified_gpu_hours,
+           ((allocated_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
+               * 0.000000000001::DECIMAL(12, 12) AS allocated_gpu_hours,
+           ((useful_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
+               * 0.000000000001::DECIMAL(12, 12) AS useful_gpu_hours,
+           ((recovery_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
+               * 0.000000000001::DECIMAL(12, 12) AS recovery_gpu_hours,
+           ((lost_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
+               * 0.000000000001::DECIMAL(12, 12) AS lost_gpu_hours,
+           ((unverified_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
+               * 0.000000000001::DECIMAL(12, 12) AS unverified_gpu_hours,
+           allocated_gpu_seconds,
+           useful_gpu_seconds,
+           recovery_gpu_seconds,
+           lost_gpu_seconds,
+           unverified_gpu_seconds,
            job_id_raw,
            cluster,
            name,

@@ -1,7 +1,9 @@
 """The `trainbudget` command line: global options, command registration, exit codes.
 
 Exit 0 on success (a *defer* verdict is a success), 2 on bad input or usage, with one line on
-stderr naming the file, line or field at fault.
+stderr naming the file, line or field at fault; 1 with one line when the environment fails
+(disk full, broken pipe, permission, read-only file system) or on an internal error. Never a
+traceback, unless the global `--debug` flag asks for one (then the exception is re-raised).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from trainbudget.cli.commands import reconcile as reconcile_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
+from trainbudget.cli.failures import report_failure
 from trainbudget.cli.options import LedgerOption
-from trainbudget.errors import InputError
 
 app = typer.Typer(
     name="trainbudget",
@@ -51,9 +53,14 @@ def _global_options(
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),
     ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="On an error, show the Python traceback instead of one line."),
+    ] = False,
 ) -> None:
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
-    ctx.obj = {"ledger": ledger}
+    ctx.obj = {"ledger": ledger, "debug": debug}
+    _STATE["debug"] = debug
 
 
 # In the order a campaign meets them: before launch, during the run, every week, plumbing.
@@ -72,14 +79,20 @@ app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
 app.add_typer(ledger_commands.app, name="ledger")
 
+# Set by the app callback; main() reads it after the command's context is gone.
+_STATE: dict[str, bool] = {"debug": False}
+
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code: 0 on success, 2 on bad input or usage.
+    """Run the CLI and return its exit code: 0 success, 2 bad input or usage, 1 environment.
 
-    The console script calls sys.exit(main()); tests call main([...]) directly.
+    The console script calls sys.exit(main()); tests call main([...]) directly. Every error
+    becomes one stderr line `trainbudget: error: ...` (trainbudget.cli.failures).
     """
+    _STATE["debug"] = False
     try:
         result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+        sys.stdout.flush()  # a full disk or closed pipe on stdout is an error of this run
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
@@ -90,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
         print(f"trainbudget: error: {message}", file=sys.stderr)
         return 2
-    except InputError as exc:
-        print(f"trainbudget: error: {exc}", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        print("trainbudget: interrupted", file=sys.stderr)
+        return 130
+    except BaseException as exc:
+        if _STATE["debug"] or not isinstance(exc, Exception):
+            raise
+        return report_failure(exc)
     return result if isinstance(result, int) else 0

@@ -11,6 +11,7 @@ from typing import Any, BinaryIO
 
 from rich.console import Console
 
+from trainbudget.errors import EnvironmentFailure, describe_os_error
 from trainbudget.output import dumps
 
 stderr_console = Console(stderr=True, highlight=False)
@@ -18,11 +19,24 @@ stderr_console = Console(stderr=True, highlight=False)
 
 def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
     """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
-    if as_json:
-        sys.stdout.buffer.write(dumps(payload) + b"\n")
+    body = dumps(payload) + b"\n" if as_json else None
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        raise EnvironmentFailure("stdout: closed (nowhere to print the result)")
+    try:
+        if body is not None:
+            sys.stdout.buffer.write(body)
+        else:
+            render(Console(highlight=False))
         sys.stdout.flush()
-    else:
-        render(Console(highlight=False))
+    except OSError as exc:
+        raise stdout_failure(exc) from exc
+
+
+def stdout_failure(exc: OSError) -> EnvironmentFailure:
+    """A failed write to stdout (disk full, /dev/full, closed pipe) as an environment failure."""
+    if isinstance(exc, BrokenPipeError):
+        return EnvironmentFailure("stdout: broken pipe (the reader closed it)")
+    return EnvironmentFailure(f"stdout: {describe_os_error(exc)}")
 
 
 def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: BinaryIO) -> None:
@@ -35,11 +49,14 @@ def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: Bi
     marker = dumps(key) + b":null}"
     if not body.endswith(marker):
         raise AssertionError(f"{key} must be the last key of the payload")
-    out.write(body[: -len(b"null}")])
     with array_path.open("rb") as array:
-        shutil.copyfileobj(array, out, 1 << 20)
-    out.write(b"}\n")
-    out.flush()
+        try:
+            out.write(body[: -len(b"null}")])
+            shutil.copyfileobj(array, out, 1 << 20)
+            out.write(b"}\n")
+            out.flush()
+        except OSError as exc:
+            raise stdout_failure(exc) from exc
 
 
 def working(message: str) -> AbstractContextManager[Any]:

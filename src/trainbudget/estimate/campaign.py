@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import Cadence, checkpoint_cadence, job_mtbf_hours
 from trainbudget.estimate.capacity import CapacityCost, CapacityOption, compare_capacity
-from trainbudget.estimate.exact import Numeric, div, mul
+from trainbudget.estimate.exact import (
+    MAX_GB_MONTHS,
+    MAX_GPU_HOURS,
+    MAX_USD,
+    Numeric,
+    bounded,
+    div,
+    mul,
+)
 from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
@@ -128,11 +136,24 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
     )
 
 
+# The plan section each work class's line comes from (named in a bound error).
+_SECTION = {
+    "pilot": "pilots",
+    "main": "main",
+    "evaluation": "evaluation",
+    "diagnostic": "diagnostics",
+    "retry": "retries",
+}
+
+
 def _work_lines(plan: Plan, main_hours: Decimal, main_detail: str) -> list[CampaignLine]:
     price = plan.prices.gpu_hour_usd
 
     def line(work_class: str, name: str, kind: str, hours: Decimal, detail: str) -> CampaignLine:
-        return CampaignLine(work_class, name, kind, hours, mul(hours, price), detail)
+        field = _SECTION[work_class] + ("" if work_class == "main" else f"[{name}]")
+        bounded(f"{field} (GPUs × hours)", hours, MAX_GPU_HOURS, "GPU-hours")
+        usd = bounded(f"{field} × prices.gpu_hour_usd", mul(hours, price), MAX_USD, "USD")
+        return CampaignLine(work_class, name, kind, hours, usd, detail)
 
     lines = [
         line(
@@ -268,7 +289,18 @@ def campaign_estimate(
     price = plan.prices.gpu_hour_usd
     if plan.checkpoints is not None:
         ckpt = plan.checkpoints
-        storage_months = mul(ckpt.count, ckpt.size_gb, ckpt.retention_months)
+        storage_months = bounded(
+            "checkpoints (count × size_gb × retention_months)",
+            mul(ckpt.count, ckpt.size_gb, ckpt.retention_months),
+            MAX_GB_MONTHS,
+            "GB-months",
+        )
+        bounded(
+            "checkpoints × prices.storage_gb_month_usd",
+            mul(storage_months, plan.prices.storage_gb_month_usd),
+            MAX_USD,
+            "USD",
+        )
         lines.append(
             CampaignLine(
                 "storage",

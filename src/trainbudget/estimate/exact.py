@@ -84,3 +84,24 @@ def non_negative(name: str, value: Any) -> Decimal:
 def optional_non_negative(name: str, value: Any) -> Decimal | None:
     """Like `non_negative`, passing None through (a limit that is not set)."""
     return None if value is None else non_negative(name, value)
+
+
+# Sane magnitudes (docs/estimate.md, "Bounds"): far beyond any real campaign, yet small enough
+# that every figure stays a finite double in any JSON reader and fits the ledger's
+# DECIMAL(38, 6) columns. A result beyond them is an input error naming the fields behind it.
+MAX_GPUS = 10**7  # ten million accelerators in one run
+MAX_FLOPS = Decimal("1e40")  # the largest published runs are ~5e26 FLOPs
+MAX_GPU_HOURS = Decimal("1e12")  # a million GPUs for 114 years
+MAX_SECONDS = Decimal("1e16")  # 300 million years of wall time
+MAX_USD = Decimal("1e15")  # a quadrillion dollars
+MAX_GB_MONTHS = Decimal("1e15")
+
+
+def bounded(name: str, value: Decimal, bound: Decimal, unit: str) -> Decimal:
+    """`value` unless its magnitude is above `bound`; InputError naming `name` (the inputs)."""
+    if abs(value) > bound:
+        raise InputError(
+            f"{name}: gives {value:.3E} {unit}, beyond the sane bound of {bound:.0E} {unit}; "
+            "check the magnitudes"
+        )
+    return value

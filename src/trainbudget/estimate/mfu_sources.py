@@ -219,12 +219,9 @@ def trace_mfu(ledger: Ledger, peak_flops_per_second: Decimal, gpu: str | None) -
 
 def open_existing(path: Path) -> Ledger:
     """Open a ledger that must already exist (reading an MFU never creates an empty one)."""
-    from trainbudget.ledger import Ledger, resolve_ledger_path
+    from trainbudget.ledger import Ledger
 
-    resolved = resolve_ledger_path(path)
-    if not resolved.is_file():
-        raise InputError(f"ledger: no ledger at {resolved} to read an MFU from")
-    return Ledger.open(resolved)
+    return Ledger.open_existing(path)
 
 
 def read_mfu(

@@ -12,8 +12,14 @@ from typing import Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import (
+    MAX_FLOPS,
+    MAX_GPU_HOURS,
+    MAX_GPUS,
+    MAX_SECONDS,
+    MAX_USD,
     Numeric,
     as_plain,
+    bounded,
     div,
     mul,
     non_negative,
@@ -99,13 +105,20 @@ def estimate_from_flops(
     mfu_source: str = "user",
     method: str = "given",
     formula: str = "FLOPs given",
+    flops_name: str = "flops",
 ) -> RunEstimate:
-    """Price a run whose total FLOPs are known (e.g. from a profiler or another method)."""
+    """Price a run whose total FLOPs are known (e.g. from a profiler or another method).
+
+    `flops_name` names the inputs the FLOPs came from in a bound error ("params, tokens").
+    Every figure must lie within the sane bounds of estimate.exact (InputError otherwise).
+    """
     if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
         raise InputError(f"gpus: must be a positive integer, got {gpus}")
+    if gpus > MAX_GPUS:
+        raise InputError(f"gpus: must be at most {MAX_GPUS:,} (sane bound), got {gpus:.3E}")
     if mfu_source not in MFU_SOURCES:
         raise InputError(f"mfu_source: must be one of {', '.join(MFU_SOURCES)}, got {mfu_source!r}")
-    total = positive("flops", flops)
+    total = bounded(flops_name, positive("flops", flops), MAX_FLOPS, "FLOPs")
     peak = positive("peak_flops_per_second", peak_flops_per_second)
     price = non_negative("price", price_usd_per_gpu_hour)
     utilisation, warnings = check_mfu(mfu)
@@ -115,6 +128,10 @@ def estimate_from_flops(
     wall_seconds = div(total, mul(gpus, per_second))
     wall_hours = div(total, mul(gpus, per_second, SECONDS_PER_HOUR))
     gpu_hours = div(total, mul(per_second, SECONDS_PER_HOUR))
+    dollar_cost = div(mul(total, price), mul(per_second, SECONDS_PER_HOUR))
+    bounded(f"{flops_name}, peak, mfu", gpu_hours, MAX_GPU_HOURS, "GPU-hours")
+    bounded(f"{flops_name}, gpus, peak, mfu", wall_seconds, MAX_SECONDS, "wall seconds")
+    bounded("price", dollar_cost, MAX_USD, "USD")
     return RunEstimate(
         flops=flops if isinstance(flops, int) else total,
         gpus=gpus,
@@ -126,7 +143,7 @@ def estimate_from_flops(
         wall_hours=wall_hours,
         wall_days=div(total, mul(gpus, per_second, SECONDS_PER_HOUR, HOURS_PER_DAY)),
         gpu_hours=gpu_hours,
-        dollar_cost=div(mul(total, price), mul(per_second, SECONDS_PER_HOUR)),
+        dollar_cost=dollar_cost,
         method=method,
         formula=formula,
         warnings=warnings,
@@ -175,4 +192,5 @@ def estimate_run(
         mfu_source=mfu_source,
         method=method,
         formula=FORMULAS[method],
+        flops_name="params, tokens" if method == "6nt" else f"params, tokens ({method} FLOPs)",
     )

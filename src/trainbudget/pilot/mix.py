@@ -87,6 +87,13 @@ def resolve_mix(entries: Sequence[MixEntry], buckets: Sequence[BucketStats]) -> 
     matches = tuple((entry, _match(entry, buckets)) for entry in entries)
     measured = [(entry, shape) for entry, shape in matches if shape is not None]
     coverage = sum((entry.fraction for entry, _ in measured), Decimal(0))
+    if not measured:
+        ran = "; ".join(b.shape.label for b in buckets) or "no shape"
+        declared = ", ".join(entry.label for entry in entries)
+        raise InputError(
+            f"shape_mix: the pilot never ran any declared shape ({declared}); it ran {ran}: "
+            "declare at least one measured shape"
+        )
     weights: dict[Shape, Decimal] = {}
     for entry, shape in measured:
         weights[shape] = weights.get(shape, Decimal(0)) + entry.fraction / coverage

@@ -30,6 +30,7 @@ from trainbudget.reconcile.progress import land_progress_file
 from trainbudget.reconcile.registry import registry_row
 from trainbudget.reconcile.sacct import normalize_stage, scan_bytes, stage_text
 from trainbudget.reconcile.sacct_json import stage_json
+from trainbudget.textcheck import require_utf8
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -150,6 +151,7 @@ def land_registry(ledger: Ledger, path: Path) -> Landed:
 def land_progress(ledger: Ledger, path: Path) -> Landed:
     """Land application progress events (JSONL), read and checked by DuckDB."""
     _check_readable(path)
+    require_utf8(path)  # DuckDB's read_text would refuse it naming no line
     with ledger.transaction():
         source = ledger.begin_source(path, "progress")
         if source is None:

@@ -118,9 +118,11 @@ def review(
     # checked in DuckDB in one scan; a broken rule is a defect, not bad input.
     require_valid(ledger.con, JOB_ACCOUNTING_RULES)
     totals_row = session.records("reconcile/summarize/totals")[0]
-    totals = {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE} | {
-        "jobs": totals_row["jobs"]
-    }
+    totals = (
+        {f"{k}_gpu_hours": gpu_hours(totals_row[k]) for k in FIVE}
+        | {f"{k}_gpu_seconds": int(totals_row[k]) for k in FIVE}  # the exact figures
+        | {"jobs": totals_row["jobs"]}
+    )
     by_class = {r["work_class"]: r for r in session.records("reconcile/summarize/actual_by_class")}
     main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
     f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])

@@ -23,6 +23,7 @@ from trainbudget.reconcile.sacct_format import (
     TextLayout,
     detect_layout,
 )
+from trainbudget.textcheck import TextScan
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
@@ -70,15 +71,20 @@ def scan_bytes(path: Path) -> FileBytes:
     """Hash the file, tell JSON from text and look for awkward bytes in the same read (one
     pass, 16 MiB blocks)."""
     digest, is_json, awkward, size, tail = hashlib.sha256(), False, False, 0, b""
+    text = TextScan(path)  # refuses a file that is not UTF-8, naming the line
     with path.open("rb") as handle:
         while block := handle.read(1 << 24):
             digest.update(block)
+            text.feed(block)
             if not size:
                 is_json = block.lstrip().startswith(b"{")
             # `in` scans with memchr and stops at the first hit: far cheaper than counting.
             awkward = awkward or b"\r" in block or b"\x1e" in block
             size += len(block)
             tail = block
+    text.finish()
+    # A line over read_csv's limit makes its streaming read fail: take the whole-file read.
+    awkward = awkward or text.long_line
     newlines_at_end = len(tail) - len(tail.rstrip(b"\n"))
     return FileBytes(digest.hexdigest(), is_json, size, awkward, newlines_at_end)
 

@@ -37,6 +37,9 @@ ATTENTION_BACKWARD_OPS = frozenset(
     }
 )
 FLOP_OPS = MATMUL_OPS | CONV_OPS | ATTENTION_FORWARD_OPS | ATTENTION_BACKWARD_OPS
+# One operator call of more than 1e27 FLOPs (a 10⁹-wide matmul cubed) is a corrupt shape, not
+# a measurement; the bound keeps a rank's sum of up to 10¹⁰ calls inside the ledger's HUGEINT.
+MAX_OP_FLOPS = 10**27
 
 # `Input type` strings of the first tensor argument → catalog precision names.
 DTYPE_PRECISION = {
@@ -135,6 +138,14 @@ def op_flops(name: str, input_dims: bytes, input_type: bytes, concrete: bytes) -
             # Backward: grad_out, query, key, value, ...; twice the forward's matmuls.
             count = 2 * _attention(dims, 1)
             precision = DTYPE_PRECISION.get(types[1]) if len(types) > 1 else precision
-    except (ValueError, TypeError, IndexError, SyntaxError):
-        return OpFlops(None, precision, f"unexpected shapes {dims!r}")
+    except (ValueError, TypeError, IndexError, SyntaxError, OverflowError, MemoryError):
+        return OpFlops(None, precision, f"unexpected shapes {_short(dims)}")
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_OP_FLOPS:
+        # Dims that are no whole numbers, negative, or absurd (1e12 a side): not counted.
+        return OpFlops(None, precision, f"shapes out of range {_short(dims)}")
     return OpFlops(count, precision)
+
+
+def _short(dims: Any) -> str:
+    text = repr(dims)
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -28,7 +28,10 @@ def demo(
 ) -> None:
     """Run the pre-launch flow and the weekly review on bundled sample data; print the report."""
     from trainbudget.cli.output import emit, stderr_console
+    from trainbudget.errors import InputError
 
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out: {out} exists and is not a folder; give a folder for the demo")
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PREFECT_HOME", str((out / ".prefect").resolve()))
     for name, value in _PREFECT_DEFAULTS.items():

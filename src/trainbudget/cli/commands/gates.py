@@ -214,7 +214,7 @@ def decisions(
     from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
 
-    with Ledger.open(ledger_path(ctx, ledger)) as book:
+    with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         rows = list_decisions(book, campaign_id=campaign, gate=gate, limit=limit)
     payload = {"decisions": rows, "count": len(rows), "campaign": campaign}
 

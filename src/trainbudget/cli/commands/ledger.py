@@ -34,9 +34,9 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
 
-    with Ledger.open(ledger_path(ctx, ledger)) as book:
+    with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         counts = book.table_counts()
-        versions = book.applied_versions()
+        versions = book.existing_versions()
         payload = {
             "ledger": str(book.path),
             "schema_version": max(versions),

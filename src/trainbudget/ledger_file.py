@@ -1,0 +1,64 @@
+"""The ledger's file: connect to it (read-write or read-only), and remove what a failed open
+created. Errors name the file: locked (LedgerBusyError), no DuckDB file (InputError), the
+environment failing (disk full, read-only file system: EnvironmentFailure).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import duckdb
+
+from trainbudget.errors import (
+    EnvironmentFailure,
+    InputError,
+    LedgerBusyError,
+    environment_reason,
+)
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """The folders `mkdir(parents=True)` would create for `folder`, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def remove_created(created: list[Path]) -> None:
+    """Remove a ledger file Ledger.open created (and its WAL), then the folders it made."""
+    if not created:
+        return
+    ledger, *folders = created
+    for path in (ledger, ledger.with_name(ledger.name + ".wal")):
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+    for folder in folders:  # deepest first; a folder something else wrote into stays
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to `path`; InputError when it is locked or no DuckDB file."""
+    try:
+        con = duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            raise LedgerBusyError(
+                f"ledger {path} is in use by another process; wait for it to finish"
+            ) from None
+        reason = environment_reason(str(exc))
+        if reason:
+            raise EnvironmentFailure(f"ledger {path}: {reason} ({_first_line(exc)})") from None
+        raise InputError(f"ledger {path}: cannot open: {_first_line(exc)}") from None
+    except duckdb.Error as exc:
+        raise InputError(f"ledger {path}: not a DuckDB file ({_first_line(exc)})") from None
+    # DuckDB draws a progress bar on stdout for long queries; that would break --json.
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
