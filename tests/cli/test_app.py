@@ -130,7 +130,8 @@ def test_campaign_price_beyond_bound_names_the_price(cli, tmp_path) -> None:
 def test_binary_plan_names_file_and_line(cli, tmp_path) -> None:
     plan = tmp_path / "plan.yaml"
     plan.write_bytes(b"campaign: x\n\x00\x9e\xff garbage\n")
-    one_error_line(cli("campaign", str(plan)), 2, re.escape(str(plan)) + r":2: not UTF-8 text .*")
+    expected = r":2: not a YAML plan: the file is binary \(a NUL byte\)"
+    one_error_line(cli("campaign", str(plan)), 2, re.escape(str(plan)) + expected)
 
 
 @pytest.mark.parametrize(
