@@ -5,11 +5,12 @@ A case gives `args` (placeholders: {in} the committed inputs, {tmp} the case's o
 {gen:NAME} a file made by generators.NAME), the `exit` code, and `stderr`: on an error, a
 pattern searched in its one line (which must start `trainbudget: error: `); on exit 0, a
 pattern the warnings must match, or null. `ledger`: `unchanged`, `absent` (no ledger file
-after the run), or a map table -> rows added (other tables unchanged; `any`: a derived table
-the run may refresh). Optional: `state` (fresh | planned | seeded | none: the ledger before),
-`before` (commands run first), `check` (a Python expression over the stdout JSON `j`),
-`absent_paths`, `stdout` (`devfull`), `hold_ledger` (another process holds the ledger open),
-`timeout`, `note`, `known_failing` (a strict xfail: delete it when the fix lands).
+after the run), `any` (exit 0 only: not checked), or a map table -> rows added (other tables
+unchanged; `any`: a derived table the run may refresh). Optional: `state` (fresh | planned |
+seeded | none: the ledger before), `before` (commands run first), `check` (a Python
+expression over the stdout JSON `j`), `absent_paths`, `modes` (path -> octal permission
+bits), `stdout` (`devfull`), `hold_ledger` (another process holds the ledger open), `timeout`,
+`note`, `known_failing` (a strict xfail: delete it when the fix lands).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ PLACES = {
 }
 KINDS = ("fresh", "planned", "seeded", "none")
 EXIT_CODES = (0, 1, 2)
-KEYS = {"id", "kind", "args", "exit", "stderr", "ledger", "state", "before", "check",
+KEYS = {"id", "kind", "args", "exit", "stderr", "ledger", "state", "before", "check", "modes",
         "absent_paths", "stdout", "hold_ledger", "timeout", "known_failing", "note"}  # fmt: skip
 
 
@@ -79,7 +80,8 @@ def test_corpus_is_well_formed() -> None:
             assert case.get("stderr"), f"{case['id']}: an error case needs its stderr pattern"
         re.compile(case.get("stderr") or "")
         ledger = case.get("ledger", "unchanged")
-        assert ledger in ("unchanged", "absent") or isinstance(ledger, dict), case["id"]
+        assert ledger in ("unchanged", "absent", "any") or isinstance(ledger, dict), case["id"]
+        assert ledger != "any" or case["exit"] == 0, f"{case['id']}: a failed run changes nothing"
 
 
 def _run(args: list[str], env: dict[str, str], cwd: Path, timeout: float, stdout=None):
@@ -280,12 +282,17 @@ def test_case(case: dict, outcomes: dict[str, Outcome]) -> None:
     for path in case.get("absent_paths", []):
         filled = _fill(path, outcome.places, outcome.places["tmp"])
         assert not Path(filled).exists(), f"{filled} was written"
+    for path, mode in case.get("modes", {}).items():
+        filled = Path(_fill(path, outcome.places, outcome.places["tmp"]))
+        assert oct(filled.stat().st_mode & 0o777) == oct(int(mode, 8)), f"{filled} mode"
     _check_ledger(case.get("ledger", "unchanged"), outcome.before, outcome.after)
 
 
 def _check_ledger(expect, before: dict[str, int] | None, after: dict[str, int] | None) -> None:
     if expect == "absent":
         assert after is None, "the run created a ledger"
+        return
+    if expect == "any":  # a successful end-to-end run (checked by its own tests)
         return
     if expect == "unchanged":
         assert after == before, _diff(before, after)
