@@ -47,6 +47,13 @@ class EnvironmentFailure(Exception):
     """The environment failed (disk full, broken pipe, permission): one line, exit code 1."""
 
 
+def naming(exc: OSError, path: object) -> OSError:
+    """`exc` with `path` as its file when the failing call did not say (a read() that hit EIO)."""
+    if exc.filename is None:
+        exc.filename = str(path)
+    return exc
+
+
 def describe_os_error(exc: OSError) -> str:
     """One line for an OS error: what failed, on which file, e.g. `/x: no space left on device`."""
     reason = ENVIRONMENT_ERRNOS.get(exc.errno or 0) or exc.strerror or type(exc).__name__

@@ -261,6 +261,11 @@ class Ledger:
 
     # --- transactions, provenance, quarantine -------------------------------------------
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a `transaction()` is open on this ledger."""
+        return self._in_transaction
+
     @contextmanager
     def transaction(self) -> Iterator[Ledger]:
         """All writes inside land together or not at all. Nested uses join the outer one."""

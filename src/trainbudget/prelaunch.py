@@ -108,6 +108,8 @@ def prepare(inputs: PrelaunchInputs) -> Prepared:
     from trainbudget.plan import load_plan
     from trainbudget.trace.ranks import trace_files
 
+    if inputs.gain is not None and inputs.ablations is not None:
+        raise InputError("gain: give either a gain or ablations to fit, not both")
     if inputs.gain is None and (inputs.ablations is None or inputs.baseline_loss is None):
         raise InputError("gain: give gain (with gain_uncertainty), or ablations and baseline_loss")
     plan = load_plan(inputs.plan)

@@ -103,12 +103,3 @@ def land_campaign(ledger: Ledger, plan_file: Path, payload: dict[str, Any]) -> i
         ledger.insert_rows("campaign_lines", rows)
         ledger.finish_source(source, len(rows))
     return len(rows)
-
-
-def record_campaign(ledger_file: Path | None, plan_file: Path, payload: dict[str, Any]) -> Path:
-    """Open the ledger, land the plan's lines, note how many landed; return the ledger's path."""
-    from trainbudget.ledger import Ledger
-
-    with Ledger.open(ledger_file) as book:
-        payload["lines_landed"] = land_campaign(book, plan_file, payload)
-        return book.path

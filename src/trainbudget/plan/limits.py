@@ -7,7 +7,9 @@ validation, so an alias bomb costs milliseconds (docs/estimate.md, *Plan file li
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 import yaml
@@ -43,6 +45,10 @@ def max_plan_bytes() -> int:
     return value
 
 
+# A path that names no readable file is the user's input at fault (exit 2), not the machine.
+_WRONG_PATH = {errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP}
+
+
 def read_plan_text(path: str | Path, limit: int | None = None) -> str:
     """The plan file's text; InputError if it is over `limit` bytes (default max_plan_bytes()),
     binary or not UTF-8.
@@ -51,10 +57,17 @@ def read_plan_text(path: str | Path, limit: int | None = None) -> str:
     """
     limit = max_plan_bytes() if limit is None else limit
     try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):
+            raise InputError(
+                f"{path}: cannot read plan: not a regular file (a folder, pipe or device)"
+            )
         with Path(path).open("rb") as handle:
             data = handle.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"{path}: cannot read plan: {exc.strerror}") from None
+        if exc.errno in _WRONG_PATH:
+            raise InputError(f"{path}: cannot read plan: {exc.strerror}") from None
+        exc.filename = str(path)  # the environment failed (I/O error): exit 1, naming the file
+        raise
     if len(data) > limit:
         raise InputError(
             f"{path}: refused: a plan file is larger than {limit:,} bytes "

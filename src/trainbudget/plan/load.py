@@ -150,6 +150,8 @@ def _describe(error: Any) -> str:
     kind, ctx, found = error["type"], error.get("ctx") or {}, error.get("input")
     if kind == "missing":
         return "required, but missing"
+    if kind == "string_pattern_mismatch":
+        return f"must be a plain name (letters, digits, '.', '_', '-'; no path), got {found!r}"
     if kind == "extra_forbidden":
         return "unknown key (check the spelling; see DESIGN.md for the plan's keys)"
     if kind in {"greater_than", "greater_than_equal", "less_than_equal", "less_than"}:

@@ -149,7 +149,10 @@ class CapacityChoice(_Section):
 class Plan(_Section):
     """A training campaign plan (see DESIGN.md, "Campaign plan")."""
 
-    campaign: Annotated[str, Field(min_length=1)]
+    # A campaign names report folders and artifact keys: a plain name, never a path.
+    campaign: Annotated[
+        str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    ]
     unit_of_progress: Literal["optimizer_steps", "tokens", "validated_samples"]
     prices: Prices
     ceiling: Ceiling

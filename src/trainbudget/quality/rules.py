@@ -30,6 +30,9 @@ LATEST_TIME = "2100-01-01"
 # One artifact (a checkpoint, a data snapshot) of more bytes than this is a typing error: a
 # petabyte, some hundred times the largest published training checkpoints.
 MAX_ARTIFACT_BYTES = 10**15
+# One allocation's elapsed time: Slurm's own limits stop far below a year (MaxTime is set in
+# minutes and days); a longer ElapsedRaw is a corrupt line, not a job.
+MAX_ELAPSED_SECONDS = 366 * 24 * 3600
 
 # Pilot step logs: one step longer than a week (seconds), a peak memory of more than 16 TiB on
 # one GPU, or more than 10^15 tokens in one step is not a measurement.
@@ -113,7 +116,7 @@ SACCT_ROWS = TableRules(
         FieldRule("state", nullable=False, isin=SLURM_STATES),
         FieldRule("state_text", nullable=False),
         *_optional("exit_status", "exit_signal"),
-        FieldRule("elapsed_seconds", nullable=False, ge=0),
+        FieldRule("elapsed_seconds", nullable=False, ge=0, le=MAX_ELAPSED_SECONDS),
         *_optional("elapsed_text", "submit_time", "start_time", "end_time"),
         FieldRule("gpus", nullable=False, ge=0, le=MAX_GPUS_PER_JOB),
         FieldRule("gpu_type"),

@@ -150,7 +150,10 @@ def _yaml_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise InputError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"{path}{line}: not valid YAML: {problem}") from None
     if data is None:
         return []
     if not isinstance(data, list) or root is None:

@@ -145,7 +145,7 @@ def land_sacct(
 
 def land_registry(ledger: Ledger, path: Path) -> Landed:
     """Land an experiment registry (CSV or YAML)."""
-    return _land_records(ledger, path, "registry", REGISTRY_RULES, registry_row)
+    return _land_records(ledger, path, "registry", REGISTRY_RULES, registry_row, REGISTRY_NEEDS)
 
 
 def land_progress(ledger: Ledger, path: Path) -> Landed:
@@ -166,7 +166,7 @@ def land_progress(ledger: Ledger, path: Path) -> Landed:
 
 def land_manifest(ledger: Ledger, path: Path) -> Landed:
     """Land an artifact manifest (CSV or JSONL)."""
-    return _land_records(ledger, path, "manifest", MANIFEST_RULES, manifest_row)
+    return _land_records(ledger, path, "manifest", MANIFEST_RULES, manifest_row, MANIFEST_NEEDS)
 
 
 def _land_records(
@@ -175,14 +175,17 @@ def _land_records(
     kind: str,
     rules: TableRules,
     validate: Callable[[dict[str, Any]], dict[str, Any]],
+    needs: tuple[str, ...],
 ) -> Landed:
     _check_readable(path)
+    records = read_records(path)
+    _require_columns(path, kind, records, needs)
     with ledger.transaction():
         source = ledger.begin_source(path, kind)
         if source is None:
             return Landed(str(path), kind, 0, 0, True)
         good, bad, texts = [], [], {}
-        for line, record, raw in read_records(path):
+        for line, record, raw in records:
             texts[line] = raw
             try:
                 if isinstance(record, str):
@@ -199,6 +202,26 @@ def _land_records(
         return _outcome(ledger, path, kind, source.source_id, landed)
 
 
+# Columns a file must have for any row to land (DESIGN.md, the accounting side's formats).
+REGISTRY_NEEDS = ("job_id", "experiment_id", "work_class")
+MANIFEST_NEEDS = ("artifact_id", "size_bytes", "created", "role")
+
+
+def _require_columns(path: Path, kind: str, records: list, needs: tuple[str, ...]) -> None:
+    """A column no record has is the file's fault, not every row's: refuse it naming it."""
+    rows = [record for _, record, _ in records if isinstance(record, dict)]
+    if not rows:
+        return
+    seen = {str(key).strip() for row in rows for key in row}
+    missing = [column for column in needs if column not in seen]
+    if missing:
+        raise InputError(
+            f"{path}:1: the {kind} has no {', '.join(missing)} column (it needs {', '.join(needs)})"
+        )
+
+
 def _check_readable(path: Path) -> None:
+    if path.is_dir():
+        raise InputError(f"{path}: a folder, not a file: give each export as a file of its own")
     if not path.is_file():
         raise InputError(f"{path}: no such file")

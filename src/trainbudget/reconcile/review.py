@@ -238,14 +238,16 @@ def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
     """Write the week's jobs (the review's `jobs` relation) to `path` as a JSON array and
     return the review with its jobs_path.
 
-    Call it after the run's commit, on the ledger the review ran on: it is output, not a
-    ledger write. The checkpoint first writes the ledger's data file, so no later fsync of
-    the ledger (the checkpoint at close) also has to flush the array's pages, 175 MB for a
-    million lines, on the same file system (docs/reconcile.md, Performance).
+    Call it on the ledger the review ran on: it is output, not a ledger write. After the
+    run's commit (the weekly flow) a checkpoint first writes the ledger's data file, so no
+    later fsync of the ledger also has to flush the array's pages, 175 MB for a million lines,
+    on the same file system (docs/reconcile.md, Performance). Inside a transaction (the
+    reconcile command, which prints before it commits) there is nothing to checkpoint yet.
     """
     if result.jobs is None:
         raise RelationError("write_jobs needs the Review that review() returned (it has no jobs)")
     result.jobs.check(ledger)
-    ledger.execute("ledger/checkpoint")
+    if not ledger.in_transaction:
+        ledger.execute("ledger/checkpoint")
     ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
     return replace(result, jobs_path=path)

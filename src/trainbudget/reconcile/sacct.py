@@ -11,9 +11,9 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from trainbudget.errors import InputError
+from trainbudget.errors import InputError, naming
 from trainbudget.literal_paths import duckdb_path
 from trainbudget.quality.rules import SACCT_ROWS
 from trainbudget.reconcile.sacct_format import (
@@ -67,13 +67,20 @@ class FileBytes:
     newlines_at_end: int
 
 
+def _read(handle: BinaryIO, path: Path) -> bytes:
+    try:
+        return handle.read(1 << 24)
+    except OSError as exc:
+        raise naming(exc, path) from None
+
+
 def scan_bytes(path: Path) -> FileBytes:
     """Hash the file, tell JSON from text and look for awkward bytes in the same read (one
     pass, 16 MiB blocks)."""
     digest, is_json, awkward, size, tail = hashlib.sha256(), False, False, 0, b""
     text = TextScan(path)  # refuses a file that is not UTF-8, naming the line
     with path.open("rb") as handle:
-        while block := handle.read(1 << 24):
+        while block := _read(handle, path):
             digest.update(block)
             text.feed(block)
             if not size:

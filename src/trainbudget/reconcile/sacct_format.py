@@ -82,7 +82,10 @@ def detect_layout(
     first_line: str, path: str, delimiter: str | None = None, fields: list[str] | None = None
 ) -> TextLayout:
     """Work out delimiter, header and trailing delimiter from a file's first line."""
-    line = first_line.rstrip("\r\n")
+    # A byte-order mark (Windows editors) is not part of the first field's name.
+    line = first_line.rstrip("\r\n").removeprefix("\ufeff")
+    if delimiter == "":
+        raise InputError("sacct_delimiter: must be at least one character, got ''")
     delim = delimiter or _guess_delimiter(line)
     parts = line.split(delim)
     known = {name.lower() for name in FIELD_COLUMNS} | FREE_TEXT_FIELDS

@@ -93,6 +93,15 @@ def _time(value: Any) -> str:
     return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def _tres_of(record: dict[str, Any], which: str) -> str:
+    """The `allocated` or `requested` TRES of a job or step as text; a `tres` that is already
+    text is taken as the allocation, anything else as no TRES (so no GPUs are claimed)."""
+    tres = record.get("tres")
+    if isinstance(tres, str):
+        return tres if which == "allocated" else ""
+    return _tres(tres.get(which)) if isinstance(tres, dict) else ""
+
+
 def _tres(entries: Any) -> str:
     """TRES list → sacct's text form: cpu=8,mem=64000M,gres/gpu=8,gres/gpu:h100=8.
 
@@ -141,7 +150,6 @@ def _display_id(job: dict[str, Any]) -> str:
 
 def _job_record(job: dict[str, Any], display: str) -> dict[str, Any]:
     time = job.get("time") or {}
-    tres = job.get("tres") or {}
     return {
         "jobid": display,
         "jobidraw": _text(job.get("job_id")),
@@ -155,8 +163,8 @@ def _job_record(job: dict[str, Any], display: str) -> dict[str, Any]:
         "submit": _time(time.get("submission")),
         "start": _time(time.get("start")),
         "end": _time(time.get("end")),
-        "alloctres": _tres(tres.get("allocated")),
-        "reqtres": _tres(tres.get("requested")),
+        "alloctres": _tres_of(job, "allocated"),
+        "reqtres": _tres_of(job, "requested"),
         "nnodes": _text(job.get("allocation_nodes")),
         "alloccpus": None,
         "cluster": job.get("cluster"),
@@ -179,8 +187,8 @@ def _step_record(job: dict[str, Any], step: Any, display: str) -> dict[str, Any]
         "submit": _time((job.get("time") or {}).get("submission")),
         "start": _time(time.get("start")),
         "end": _time(time.get("end")),
-        "alloctres": _tres((step.get("tres") or {}).get("allocated")),
-        "reqtres": _tres((step.get("tres") or {}).get("requested")),
+        "alloctres": _tres_of(step, "allocated"),
+        "reqtres": _tres_of(step, "requested"),
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from trainbudget.errors import naming
 from trainbudget.trace.categories import CATEGORIES, COMMUNICATION, COMPUTATION, categorize
 from trainbudget.trace.flops import op_flops
 from trainbudget.trace.intervals import overlap_length, span, union_length
@@ -289,5 +290,8 @@ def summarize_rank(
     max_json_bytes: int | None = None,
 ) -> RankSummary:
     """Summarize one rank's trace file (plain or .gz). Pure: reads the file, returns numbers."""
-    events = read_trace(path, max_json_bytes)
+    try:
+        events = read_trace(path, max_json_bytes)
+    except OSError as exc:
+        raise naming(exc, path) from None
     return summarize_events(events, hta_compatible=hta_compatible)

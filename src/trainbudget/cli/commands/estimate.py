@@ -75,8 +75,12 @@ def estimate(
     recompute: Annotated[
         str, typer.Option("--recompute", help="Activation recomputation: none, selective, full.")
     ] = "none",
-    zero_stage: Annotated[int, typer.Option("--zero-stage", help="ZeRO stage 0-3.")] = 0,
-    tensor_parallel: Annotated[int, typer.Option("--tp", help="Tensor-parallel degree.")] = 1,
+    zero_stage: Annotated[
+        int, typer.Option("--zero-stage", help="ZeRO stage 0-3.", min=0, max=3)
+    ] = 0,
+    tensor_parallel: Annotated[
+        int, typer.Option("--tp", help="Tensor-parallel degree.", min=1)
+    ] = 1,
     run_id: Annotated[
         str | None,
         typer.Option("--run-id", help="Land this estimate in the ledger under this run id."),
@@ -186,14 +190,19 @@ def campaign(
     payload["warnings"] += [] if measured is None else measured.warnings
     if measured is None and result.main is not None and result.main.mfu_source == "class-default":
         _offer(ledger_path(ctx, ledger), plan.main.gpu, work_class)
-    if record:
-        from trainbudget.estimate.record import record_campaign
-
-        path = record_campaign(ledger_path(ctx, ledger), plan_file, payload)
-        payload["ledger"] = str(path)
     for message in payload["warnings"]:
         warn(message)
-    emit(payload, as_json, lambda console: render_campaign(console, payload))
+    if not record:
+        emit(payload, as_json, lambda console: render_campaign(console, payload))
+        return
+    from trainbudget.estimate.record import land_campaign
+    from trainbudget.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        payload["lines_landed"] = land_campaign(book, plan_file, payload)
+        payload["ledger"] = str(book.path)
+        # Printed inside the transaction: output that fails rolls the recorded lines back.
+        emit(payload, as_json, lambda console: render_campaign(console, payload))
 
 
 def _check_mfu_from(kind: str) -> None:

@@ -119,23 +119,24 @@ def fit(
         "confidence": level,
         "budget_flops": budget,
     }
-    with Ledger.open(ledger_path(ctx, ledger)) as book:
-        fit_id, landed = land_analysis(book, analysis, options)
-        ledger_file = str(book.path)
     plot_path = None
     if plot is not None:
         from trainbudget.scaling.plot import plot_fit
 
+        # Before the landing: a plot that cannot be written leaves the ledger as it was.
         plot_path = str(plot_fit(analysis, plot))
-    for message in analysis.warnings:
-        warn(message)
-    payload = {
-        "file": str(ablations),
-        **analysis.payload(),
-        "plot": plot_path,
-        "ledger": {"path": ledger_file, "fit_id": fit_id, "landed": landed},
-    }
-    emit(payload, as_json, lambda console: render_analysis(console, payload))
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        fit_id, landed = land_analysis(book, analysis, options)
+        payload = {
+            "file": str(ablations),
+            **analysis.payload(),
+            "plot": plot_path,
+            "ledger": {"path": str(book.path), "fit_id": fit_id, "landed": landed},
+        }
+        for message in analysis.warnings:
+            warn(message)
+        # Printed inside the transaction: output that fails (a full disk) rolls the fit back.
+        emit(payload, as_json, lambda console: render_analysis(console, payload))
 
 
 def _float(value: Decimal | None) -> float | None:

@@ -179,20 +179,19 @@ def admit(
 
             land_plan(book, plan)
         decision_id = record_decision(book, outcome, campaign_id=campaign_id, run_id=run_id)
-
-    payload = {
-        "state": outcome.outcome,
-        "reason": outcome.reason,
-        "reserved_gpu_hours": outcome.details["reserved_gpu_hours"],
-        "reasons": outcome.details["reasons"],
-        "sentence": outcome.sentence,
-        "promotable_on_completion": outcome.details["promotable_on_completion"],
-        "campaign": campaign_id,
-        "run_id": run_id,
-        "decision_id": decision_id,
-    }
-
-    emit(payload, as_json, lambda console: render_admission(console, payload))
+        payload = {
+            "state": outcome.outcome,
+            "reason": outcome.reason,
+            "reserved_gpu_hours": outcome.details["reserved_gpu_hours"],
+            "reasons": outcome.details["reasons"],
+            "sentence": outcome.sentence,
+            "promotable_on_completion": outcome.details["promotable_on_completion"],
+            "campaign": campaign_id,
+            "run_id": run_id,
+            "decision_id": decision_id,
+        }
+        # Inside the transaction: a verdict that cannot be printed is not recorded either.
+        emit(payload, as_json, lambda console: render_admission(console, payload))
 
 
 def decisions(

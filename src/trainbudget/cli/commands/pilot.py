@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -50,7 +50,6 @@ def pilot(
     as_json: JsonOption = False,
 ) -> None:
     """Summarize pilot step logs per shape; measure MFU; land steps and statistics."""
-    from trainbudget.cli.render.pilot import render_pilot
     from trainbudget.ledger import Ledger
     from trainbudget.pilot.land import land_pilot
     from trainbudget.pilot.mix import parse_shape_mix
@@ -71,10 +70,17 @@ def pilot(
         train_tokens=parse.positive("--train-tokens", train_tokens),
     )
     if no_ledger:
-        result = land_pilot(None, steplogs, options, accelerator)
+        _report(land_pilot(None, steplogs, options, accelerator), params, gpu, as_json)
     else:
-        with Ledger.open(ledger_path(ctx, ledger)) as book:
-            result = land_pilot(book, steplogs, options, accelerator)
+        with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+            # Printed inside the transaction: output that fails rolls the landing back.
+            _report(land_pilot(book, steplogs, options, accelerator), params, gpu, as_json)
+
+
+def _report(result: Any, params: str | None, gpu: str | None, as_json: bool) -> None:
+    """Warnings on stderr, then the pilot payload or its table."""
+    from trainbudget.cli.render.pilot import render_pilot
+
     payload = result.to_payload()
     for log in result.logs:
         if log.rejected:

@@ -78,13 +78,16 @@ def reconcile(
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
-        with Ledger.open(ledger_path(ctx, ledger)) as book, working("landing and reconciling…"):
-            result = reconcile(book, inputs, jobs_path if as_json else None)
-            payload = reconcile_payload(result)
-        for message in result.warnings:
-            warn(message)
-        if as_json:
-            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
-        else:
-            top_jobs = result.review.top_jobs
-            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))
+        # One transaction around landing, review and printing: output that fails (a full
+        # disk, a closed pipe) leaves the ledger as it was.
+        with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+            with working("landing and reconciling…"):
+                result = reconcile(book, inputs, jobs_path if as_json else None)
+                payload = reconcile_payload(result)
+            for message in result.warnings:
+                warn(message)
+            if as_json:
+                emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
+            else:
+                top_jobs = result.review.top_jobs
+                emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))
