@@ -8,13 +8,13 @@ validation, so an alias bomb costs milliseconds (docs/estimate.md, *Plan file li
 from __future__ import annotations
 
 import errno
-import os
 import stat
 from pathlib import Path
 
 import yaml
 
 from trainbudget.errors import InputError
+from trainbudget.limits import byte_limit
 
 DEFAULT_MAX_PLAN_BYTES = 1 << 20
 MAX_PLAN_BYTES_ENV = "TRAINBUDGET_PLAN_MAX_BYTES"
@@ -31,18 +31,7 @@ class TooDeep(Exception):
 
 def max_plan_bytes() -> int:
     """The largest plan file read, in bytes: $TRAINBUDGET_PLAN_MAX_BYTES or 1 MiB."""
-    raw = os.environ.get(MAX_PLAN_BYTES_ENV)
-    if not raw:
-        return DEFAULT_MAX_PLAN_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise InputError(
-            f"{MAX_PLAN_BYTES_ENV}: expected a positive whole number of bytes, got {raw!r}"
-        )
-    return value
+    return byte_limit(MAX_PLAN_BYTES_ENV, DEFAULT_MAX_PLAN_BYTES)
 
 
 # A path that names no readable file is the user's input at fault (exit 2), not the machine.

@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from trainbudget.errors import InputError
+from trainbudget.limits import byte_limit
 from trainbudget.trace.inflate import MAX_BYTES_ENV, Inflater
 
 # Decompressed bytes read at a time, and the size a block of events grows to before a cut.
@@ -59,16 +60,7 @@ class Block:
 
 def max_json_bytes() -> int:
     """The refusal threshold in decompressed bytes: $TRAINBUDGET_TRACE_MAX_BYTES or 2 GiB."""
-    raw = os.environ.get(MAX_BYTES_ENV)
-    if not raw:
-        return DEFAULT_MAX_JSON_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise InputError(f"{MAX_BYTES_ENV}: expected a positive whole number of bytes, got {raw!r}")
-    return value
+    return byte_limit(MAX_BYTES_ENV, DEFAULT_MAX_JSON_BYTES)
 
 
 def _decode_meta(path: Path, text: bytes, where: str) -> dict[str, Any]:
