@@ -24,7 +24,9 @@ from trainbudget.trace.summary import summarize_rank
 prepare = task(prelaunch.prepare, name="prepare", cache_policy=NO_CACHE)
 summarize = task(summarize_rank, name="summarize-trace-rank", cache_policy=NO_CACHE, **IO_RETRIES)
 fit_gain = task(prelaunch.estimate_gain, name="scaling-gain", cache_policy=NO_CACHE, **IO_RETRIES)
-land = task(prelaunch.land_inputs, name="land-and-check", cache_policy=NO_CACHE, **IO_RETRIES)
+# Tasks that write inside the run's open transaction are not retried: a retry would run on
+# top of the failed attempt's writes. Pure readers retry on I/O errors.
+land = task(prelaunch.land_inputs, name="land-and-check", cache_policy=NO_CACHE)
 decide = task(prelaunch.price_and_decide, name="estimate-and-gates", cache_policy=NO_CACHE)
 publish_run = task(publish, name="publish-report", cache_policy=NO_CACHE)
 

@@ -15,14 +15,16 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
-from flow_support import IO_RETRIES, publish, say_when_refused
+from flow_support import publish, say_when_refused
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
 from trainbudget.reconcile.review import write_jobs
 
 prepare = task(weekly.prepare_week, name="prepare", cache_policy=NO_CACHE)
-land = task(weekly.land_records, name="land-records", cache_policy=NO_CACHE, **IO_RETRIES)
+# Not retried: it writes inside the run's open transaction (a retry would land on top of
+# the failed attempt's writes).
+land = task(weekly.land_records, name="land-records", cache_policy=NO_CACHE)
 check = task(weekly.check_quality, name="data-quality-checkpoint", cache_policy=NO_CACHE)
 review = task(weekly.review_week, name="reconcile", cache_policy=NO_CACHE)
 decide = task(weekly.decide_week, name="gates", cache_policy=NO_CACHE)

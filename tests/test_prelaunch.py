@@ -89,11 +89,23 @@ def test_admission_honours_every_limit_the_plan_declares(tmp_path: Path, cli) ->
     assert admission.outcome == "defer"
     reasons = [r["reason"] for r in admission.details["reasons"]]
     assert reasons == ["accelerator-limit", "runtime-limit"]
+    # The runtime limit is the main run's wall clock, 6·N·T at the pilot MFU over 8 GPUs,
+    # not the whole campaign's GPU-hours over 8.
+    main_gpu_hours = (
+        Decimal(6)
+        * Decimal("1.3e9")
+        * Decimal("2.6e10")
+        / (A100_BF16_FLOPS * result.mfu.mfu)
+        / 3600
+    )
+    runtime = admission.inputs["runtime_hours"]
+    assert runtime == pytest.approx(main_gpu_hours / 8, rel=Decimal("1e-15"))
+    assert runtime < result.estimate.planned_gpu_hours / 8
     # `admit --plan` with the same request reaches the same reasons in the same order.
     planned = result.estimate.planned_gpu_hours
     admitted = cli(
         "admit", "--plan", str(plan), "--estimated-gpu-hours", str(planned),
-        "--expected-interruptions", "1", "--gpus", "8",
+        "--expected-interruptions", "1", "--gpus", "8", "--runtime-hours", str(runtime),
         "--ledger", str(tmp_path / "other.duckdb"), "--json",
     ).json()  # fmt: skip
     assert [r["reason"] for r in admitted["reasons"]] == reasons

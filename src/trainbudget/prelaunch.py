@@ -215,12 +215,20 @@ def price_and_decide(
             prepared.inputs.expected_interruptions,
             checkpoint_supported=summary.checkpoint is not None,
             memory_per_gpu_gb=pilot_memory_gb(landed.pilot),
+            runtime_hours=main_wall_hours(estimate, plan),
         )
         worth = decide_run(estimate.compute_usd, gain.predicted, prepared.inputs.min_gain)
         gates = [admission, worth]
         for outcome in gates:
             record_decision(ledger, outcome, campaign_id=plan.campaign, run_id=RUN_ID)
     return PrelaunchResult(prepared, landed, gain, mfu, estimate, gates)
+
+
+def main_wall_hours(estimate: CampaignEstimate, plan: Plan) -> Decimal:
+    """The main run's wall-clock hours: its GPU-hours over its GPUs (the queue's runtime limit
+    applies to that job, not to the whole campaign)."""
+    main = sum((ln.gpu_hours for ln in estimate.lines if ln.work_class == "main"), Decimal(0))
+    return main / plan.main.gpus
 
 
 def pilot_memory_gb(pilot: PilotResult) -> Decimal | None:

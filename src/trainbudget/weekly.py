@@ -207,6 +207,11 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
         else ["no plan given or landed: variance against plan is skipped (--plan)"]
     )
     warnings += landing_warnings(landed) + list(result.warnings)
+    if prepared.bounds is not None and not result.totals["jobs"]:
+        warnings.append(
+            f"week {inputs.week}: no allocations in it; the landed records are from other "
+            "weeks (check the week)"
+        )
     return ReconcileResult(inputs.week, prepared.bounds, landed, plan, mfu, result, warnings)
 
 
@@ -220,9 +225,9 @@ def landing_warnings(landed: list[Landed]) -> list[str]:
                 "so it is not marked landed (landing it again retries it)"
             )
         elif item.rows_quarantined:
+            first = f"; first: {item.first_rejection}" if item.first_rejection else ""
             warnings.append(
-                f"{item.path}: {item.rows_quarantined} rows quarantined "
-                "(see `trainbudget ledger info`; table quarantine)"
+                f"{item.path}: {item.rows_quarantined} rows quarantined (table quarantine{first})"
             )
         if item.already_landed:
             warnings.append(f"{item.path}: already landed (same content); nothing new")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import shutil
 import sys
 from collections.abc import Callable
@@ -17,6 +18,14 @@ from trainbudget.output import dumps
 stderr_console = Console(stderr=True, highlight=False)
 
 
+class _StdoutConsole(Console):
+    """rich's Console, except that a closed pipe is an error this command reports (rich's
+    own handling exits 1 silently, with no line on stderr)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "broken pipe")
+
+
 def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
     """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
     body = dumps(payload) + b"\n" if as_json else None
@@ -26,7 +35,7 @@ def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], Non
         if body is not None:
             sys.stdout.buffer.write(body)
         else:
-            render(Console(highlight=False))
+            render(_StdoutConsole(highlight=False))
         sys.stdout.flush()
     except OSError as exc:
         raise stdout_failure(exc) from exc

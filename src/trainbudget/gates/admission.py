@@ -112,6 +112,7 @@ def admit_planned_run(
     expected_interruptions: Decimal,
     checkpoint_supported: bool,
     memory_per_gpu_gb: Decimal | None = None,
+    runtime_hours: Decimal | None = None,
 ) -> GateOutcome:
     """Seed 001's admission of a plan's campaign under every limit the plan declares.
 
@@ -126,6 +127,7 @@ def admit_planned_run(
         checkpoint_supported=checkpoint_supported,
         gpus=plan.main.gpus,
         memory_per_gpu_gb=memory_per_gpu_gb,
+        runtime_hours=runtime_hours,
     )
     return admit_run(request, limits)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from trainbudget.errors import InputError
 from trainbudget.plan.limits import (
@@ -145,6 +145,33 @@ def _reject_duplicate_keys(node: yaml.Node | None, source: str, path: str = "") 
             _reject_duplicate_keys(item, source, f"{path}.{index}")
 
 
+def _known_keys(loc: tuple[Any, ...]) -> list[str]:
+    """The keys the plan's model accepts at `loc` (a pydantic error location, list indexes
+    included), for an unknown-key message."""
+    model: Any = Plan
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part)
+        if field is None:
+            return []
+        model = _model_in(field.annotation)
+        if model is None:
+            return []
+    return list(model.model_fields)
+
+
+def _model_in(annotation: Any) -> Any:
+    """The pydantic model inside `annotation` (X, X | None, list[X]), else None."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for inner in get_args(annotation):
+        found = _model_in(inner)
+        if found is not None:
+            return found
+    return None
+
+
 def _describe(error: Any) -> str:
     """One plain sentence for a pydantic error, with the value found."""
     kind, ctx, found = error["type"], error.get("ctx") or {}, error.get("input")
@@ -153,7 +180,8 @@ def _describe(error: Any) -> str:
     if kind == "string_pattern_mismatch":
         return f"must be a plain name (letters, digits, '.', '_', '-'; no path), got {found!r}"
     if kind == "extra_forbidden":
-        return "unknown key (check the spelling; see DESIGN.md for the plan's keys)"
+        known = ", ".join(_known_keys(tuple(error["loc"])[:-1]))
+        return f"unknown key (check the spelling; the keys here are: {known})"
     if kind in {"greater_than", "greater_than_equal", "less_than_equal", "less_than"}:
         bound = ctx.get("gt", ctx.get("ge", ctx.get("le", ctx.get("lt"))))
         if kind == "greater_than" and bound == 0:

@@ -72,7 +72,7 @@ def _outcome(ledger: Ledger, path: Path, kind: str, source_id: int, rows: int) -
     """What a source landed, its quarantined rows counted and, if none landed, the first named."""
     ((quarantined,),) = ledger.query("reconcile/land/source_quarantined", source_id=source_id)
     first = None
-    if rows == 0 and quarantined:
+    if quarantined:
         line, reason = ledger.query("ledger/first_quarantined", source_id=source_id)[0]
         first = f"line {line}: {reason}" if line is not None else reason
     return Landed(str(path), kind, rows, quarantined, False, first)

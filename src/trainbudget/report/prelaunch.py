@@ -88,7 +88,7 @@ def _main_run_rows(estimate: CampaignEstimate) -> list[dict[str, Any]]:
         return []
     return [
         {"quantity": "FLOPs", "value": f"{float(run.flops):.4g}", "note": run.formula},
-        {"quantity": "MFU", "value": run.mfu, "note": f"source: {run.mfu_source}"},
+        {"quantity": "MFU", "value": f"{run.mfu:.3g}", "note": f"source: {run.mfu_source}"},
         {"quantity": "wall hours", "value": run.wall_hours, "note": f"{run.gpus} GPUs"},
         {"quantity": "wall days", "value": run.wall_days, "note": ""},
         {"quantity": "GPU-hours", "value": run.gpu_hours, "note": ""},

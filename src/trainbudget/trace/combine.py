@@ -63,6 +63,10 @@ def assign_ranks(summaries: Sequence[RankSummary]) -> tuple[list[int], list[str]
     ranks, warnings, owner = [], [], {}
     for s in summaries:
         rank = s.rank
+        if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or rank < 0):
+            raise InputError(
+                f"{s.path}: distributedInfo.rank: must be a whole number ≥ 0, got {rank!r}"
+            )
         if rank is None:
             rank = 0
             warnings.append(

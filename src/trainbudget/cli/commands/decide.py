@@ -147,33 +147,33 @@ def decide(
     inputs = {**outcome.inputs, "estimate": estimate, "fit": str(fit) if fit else None}
     details = {**outcome.details, "alternatives": [vars(a) for a in options]}
     recorded = dataclasses.replace(outcome, inputs=inputs, details=details)
-    with Ledger.open(ledger_path(ctx, ledger)) as book:
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         decision_id = record_decision(book, recorded, campaign_id=campaign, run_id=run_id)
-
-    payload = {
-        "verdict": outcome.outcome,
-        "reason": outcome.reason,
-        "sentence": outcome.sentence,
-        "cost_usd": estimate["dollar_cost"],
-        "gpu_hours": estimate["gpu_hours"],
-        "wall_days": estimate["wall_days"],
-        "predicted_gain": {
-            "value": predicted.value,
-            "low": predicted.low,
-            "high": predicted.high,
-            "uncertainty": predicted.uncertainty,
-            "source": predicted.source,
-        },
-        "min_gain": floor,
-        "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
-        "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
-        "clears_min_gain": outcome.details["clears_min_gain"],
-        "blocks_better_work": outcome.details["blocks_better_work"],
-        "better_work": outcome.details["better_work"],
-        "alternatives": details["alternatives"],
-        "decision_id": decision_id,
-    }
-    emit(payload, as_json, lambda console: render_decision(console, payload))
+        payload = {
+            "verdict": outcome.outcome,
+            "reason": outcome.reason,
+            "sentence": outcome.sentence,
+            "cost_usd": estimate["dollar_cost"],
+            "gpu_hours": estimate["gpu_hours"],
+            "wall_days": estimate["wall_days"],
+            "predicted_gain": {
+                "value": predicted.value,
+                "low": predicted.low,
+                "high": predicted.high,
+                "uncertainty": predicted.uncertainty,
+                "source": predicted.source,
+            },
+            "min_gain": floor,
+            "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
+            "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
+            "clears_min_gain": outcome.details["clears_min_gain"],
+            "blocks_better_work": outcome.details["blocks_better_work"],
+            "better_work": outcome.details["better_work"],
+            "alternatives": details["alternatives"],
+            "decision_id": decision_id,
+        }
+        # Inside the transaction: a verdict that cannot be printed is not recorded either.
+        emit(payload, as_json, lambda console: render_decision(console, payload))
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):

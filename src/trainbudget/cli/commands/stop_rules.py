@@ -122,18 +122,18 @@ def stop_rules(
             "early stopping was not checked"
         )
     outcome = evaluate_stop_rules(rules, progress)
-    with Ledger.open(ledger_path(ctx, ledger)) as book:
+    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         decision_id = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
-    payload = {
-        "outcome": outcome.outcome,
-        "reason": outcome.reason,
-        "sentence": outcome.sentence,
-        "artifact_state": outcome.details["artifact_state"],
-        "promotable": outcome.details["promotable"],
-        "decision_id": decision_id,
-    }
-
-    emit(payload, as_json, lambda console: render_stop_rules(console, payload))
+        payload = {
+            "outcome": outcome.outcome,
+            "reason": outcome.reason,
+            "sentence": outcome.sentence,
+            "artifact_state": outcome.details["artifact_state"],
+            "promotable": outcome.details["promotable"],
+            "decision_id": decision_id,
+        }
+        # Inside the transaction: a verdict that cannot be printed is not recorded either.
+        emit(payload, as_json, lambda console: render_stop_rules(console, payload))
 
 
 def _history(text: str) -> tuple[str, list[str]]:
