@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
-from trainbudget.textcheck import TextScan, not_utf8_error
+from trainbudget.textcheck import TextScan
 
 
 def _scan(data: bytes, block: int, max_line: int = 1 << 21) -> TextScan:
@@ -38,12 +38,3 @@ def test_a_character_split_across_blocks_is_fine_and_a_cut_one_is_not() -> None:
     assert not _scan("é\nà".encode(), 1, max_line=2).long_line
     with pytest.raises(InputError, match=r"^f\.txt:2: not UTF-8 text \(the file ends inside"):
         _scan(b"ok\ncaf\xc3", 3)
-
-
-def test_whole_file_decode_error_names_line_and_byte() -> None:
-    data = b"a: 1\nb: \x9e\n"
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        message = str(not_utf8_error("plan.yaml", exc))
-    assert message == "plan.yaml:2: not UTF-8 text (byte 0x9e at byte 4 of the line)"

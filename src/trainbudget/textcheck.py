@@ -87,13 +87,3 @@ def require_utf8(path: Path) -> None:
         while block := handle.read(1 << 24):
             scan.feed(block)
     scan.finish()
-
-
-def not_utf8_error(path: Path | str, exc: UnicodeDecodeError) -> InputError:
-    """The InputError for a whole-file decode that failed: `FILE:LINE: not UTF-8 text (...)`."""
-    data, start = bytes(exc.object), exc.start
-    line = data.count(b"\n", 0, start) + 1
-    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-    return InputError(
-        f"{path}:{line}: not UTF-8 text (byte 0x{data[start]:02x} at byte {column} of the line)"
-    )
