@@ -63,7 +63,7 @@ def weekly_review(
     refused = say_when_refused(
         f"Weekly review {folder.name}", f"{key}-verdict", folder / "data-docs"
     )
-    with refused, Ledger.open(ledger) as book:
+    with refused, ledger_slot(), Ledger.open(ledger) as book:
         with book.transaction():
             land(book, prepared)
             quality = check(book, prepared, folder / "data-docs")
