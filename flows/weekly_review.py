@@ -16,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from flow_support import publish, say_when_refused
+from ledger_slot import ledger_slot
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
