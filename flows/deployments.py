@@ -15,6 +15,7 @@ import yaml
 from prefect import serve
 from prefect.schedules import Cron
 
+from ledger_slot import ensure_ledger_limit
 from trainbudget.resources import resource_dir
 
 
@@ -58,5 +59,6 @@ def build_deployments(
 
 
 def serve_deployments(deployments: list[Any], limit: int | None = None) -> None:
-    """Serve the deployments from this process until interrupted."""
+    """Serve the deployments from this process until interrupted (creating the ledger's slot)."""
+    ensure_ledger_limit()
     serve(*deployments, limit=limit)

@@ -16,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from flow_support import IO_RETRIES, publish, say_when_refused, task_runner
+from ledger_slot import ledger_slot
 from trainbudget import prelaunch
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
@@ -66,7 +67,7 @@ def prelaunch_estimate(
     predicted = fit_gain.submit(prepared)
     docs = prepared.folder / "data-docs"
     refused = say_when_refused(prepared.run_name, f"{prepared.run_name}-verdict", docs)
-    with refused, Ledger.open(ledger) as book, book.transaction():
+    with refused, ledger_slot(), Ledger.open(ledger) as book, book.transaction():
         landed = land(book, prepared, [rank.result() for rank in ranks])
         result = decide(book, prepared, landed, predicted.result())
     report = prelaunch.build_report(result)

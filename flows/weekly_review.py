@@ -16,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from flow_support import publish, say_when_refused
+from ledger_slot import ledger_slot
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
@@ -63,7 +64,7 @@ def weekly_review(
     refused = say_when_refused(
         f"Weekly review {folder.name}", f"{key}-verdict", folder / "data-docs"
     )
-    with refused, Ledger.open(ledger) as book:
+    with refused, ledger_slot(), Ledger.open(ledger) as book:
         with book.transaction():
             land(book, prepared)
             quality = check(book, prepared, folder / "data-docs")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
@@ -54,3 +57,78 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         console.print(table)
 
     emit(payload, as_json, render)
+
+
+FolderArgument = Annotated[
+    Path, typer.Argument(metavar="DIR", help="The export folder (new or empty for export).")
+]
+
+
+@app.command("export")
+def export(
+    ctx: typer.Context,
+    folder: FolderArgument,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage).
+
+    Example: trainbudget ledger export exports/2026-12-01 --ledger team.duckdb
+    """
+    from trainbudget.cli.output import emit
+    from trainbudget.ledger import Ledger
+    from trainbudget.ledger_parquet import export_ledger
+
+    with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
+        result = export_ledger(book, folder)
+    payload = _transfer_payload(result, "folder")
+    emit(payload, as_json, _render_transfer(payload, "exported to"))
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    folder: FolderArgument,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Build a new ledger from a `ledger export` folder, row for row, in one transaction.
+
+    Example: trainbudget ledger import exports/2026-12-01 --ledger restored.duckdb
+    """
+    from trainbudget.cli.output import emit
+    from trainbudget.ledger_parquet import import_ledger
+
+    def report(result) -> None:  # inside the transaction: a failed print imports nothing
+        payload = _transfer_payload(result, "ledger")
+        emit(payload, as_json, _render_transfer(payload, "imported into"))
+
+    import_ledger(folder, ledger_path(ctx, ledger), before_commit=report)
+
+
+def _transfer_payload(result, key: str) -> dict:
+    return {
+        key: str(result.folder),
+        "schema_version": result.schema_version,
+        "tables": [
+            {"table": t.table, "rows": t.rows, "week_column": t.week_column} for t in result.tables
+        ],
+    }
+
+
+def _render_transfer(payload: dict, verb: str):
+    def render(console):
+        from rich.table import Table
+
+        rows = sum(t["rows"] for t in payload["tables"])
+        console.print(f"{len(payload['tables'])} tables, {rows:,} rows {verb}:")
+        console.print(payload.get("folder") or payload.get("ledger"), soft_wrap=True)
+        table = Table(show_edge=False)
+        table.add_column("table")
+        table.add_column("rows", justify="right")
+        table.add_column("weeks by")
+        for row in payload["tables"]:
+            table.add_row(row["table"], f"{row['rows']:,}", row["week_column"] or "(whole table)")
+        console.print(table)
+
+    return render
