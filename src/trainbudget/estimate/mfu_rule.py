@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.run import default_mfu
+from trainbudget.estimate.run import default_mfu, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -65,7 +65,10 @@ def choose_mfu(
         return MfuChoice(None, "plan-hours")
     if main.mfu is not None:
         return MfuChoice(main.mfu, "plan")
-    return MfuChoice(default_mfu(main.model_class), "class-default")
+    return MfuChoice(
+        default_mfu(implied_class(main.model_class, main.flops_method), main.precision),
+        "class-default",
+    )
 
 
 def estimate_campaign(plan: Plan, choice: MfuChoice) -> CampaignEstimate:

@@ -24,7 +24,9 @@ class SensitivityCase:
     compute_usd: Decimal
     margin_gpu_hours: Decimal
     within_ceiling: bool
-    failure_fraction_source: str  # "plan" or "cadence" (Daly's expected lost fraction)
+    # "plan", "cadence" (Daly's expected overhead at the cadence section's MTBF) or "forecast"
+    # (the main-run forecast's overhead ÷ compute)
+    failure_fraction_source: str
 
 
 def campaign_gpu_hours(
@@ -51,11 +53,15 @@ def sensitivity_grid(
     gpu_hour_usd: Numeric,
     ceiling_gpu_hours: Numeric,
     derived_fraction: Numeric | None = None,
+    forecast_fraction: Numeric | None = None,
 ) -> list[SensitivityCase]:
-    """Every (n, f) case, attempts-major in the plan's order; a derived f adds one column."""
+    """Every (n, f) case, attempts-major in the plan's order; a derived (cadence) f and the
+    forecast's f add a column each."""
     columns = [(to_decimal(f), "plan") for f in failure_fractions]
     if derived_fraction is not None:
         columns.append((to_decimal(derived_fraction), "cadence"))
+    if forecast_fraction is not None:
+        columns.append((to_decimal(forecast_fraction), "forecast"))
     ceiling = to_decimal(ceiling_gpu_hours)
     cases = []
     for n in attempts:
