@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import daly_interval
-from trainbudget.estimate.exact import Numeric, div, mul, to_decimal
+from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
 from trainbudget.estimate.forecast_model import (
     OVERHEAD_LINES,
     PhaseOverhead,
@@ -101,7 +101,8 @@ class Forecast:
     @property
     def failure_fraction(self) -> Decimal:
         """The forecast as seed 000's f: (main − compute) ÷ compute."""
-        return div(self.main_gpu_hours - self.compute_gpu_hours, self.compute_gpu_hours)
+        overhead = exact_sum([self.main_gpu_hours, -self.compute_gpu_hours])
+        return div(overhead, self.compute_gpu_hours)
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def _phase_work(
     moe = main.flops_method == "moe"
     if moe and main.active_params is None:
         raise InputError("main.active_params: required by the moe FLOPs method")
-    work_params = main.active_params if moe else main.params
+    work_params = as_plain(main.active_params if moe else main.params)
     peak = main_peak(plan)
     model_class = implied_class(main.model_class, main.flops_method)
     phases = main.phases or [None]

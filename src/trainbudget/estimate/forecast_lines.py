@@ -31,6 +31,8 @@ def _phase_detail(line: str, o: PhaseOverhead) -> str:
         minutes = mul(o.write_hours, MINUTES_PER_HOUR)
         return f"{_n(o.checkpoints)} checkpoints × {_n(minutes, 2)} min × {gpus}"
     if line == "spares":
+        if o.spare_gpus == 0:
+            return "no spares"
         return f"{o.spare_gpus:,} spare GPUs × {_n(o.compute_wall_hours)} h compute"
     hours = o.lost_progress_wall_hours if line == "lost_progress" else o.restart_wall_hours
     if o.interruptions == 0 or hours == 0:
@@ -38,6 +40,12 @@ def _phase_detail(line: str, o: PhaseOverhead) -> str:
     what = "lost" if line == "lost_progress" else "restart"
     per = _per_interruption_minutes(hours, o)
     return f"{_n(o.interruptions)} interruptions × {_n(per, 2)} min {what} × {gpus}"
+
+
+def _line_detail(line: str, phases: list[PhaseForecast]) -> str:
+    if line == "spares" and all(p.overhead.spare_gpus == 0 for p in phases):
+        return "no spares"
+    return " + ".join(_phase_detail(line, p.overhead) for p in phases)
 
 
 def forecast_lines(forecast: Forecast) -> list[dict[str, Any]]:
@@ -54,7 +62,7 @@ def forecast_lines(forecast: Forecast) -> list[dict[str, Any]]:
             {
                 "line": line,
                 "gpu_hours": forecast.overhead_gpu_hours[line],
-                "detail": " + ".join(_phase_detail(line, p.overhead) for p in forecast.phases),
+                "detail": _line_detail(line, forecast.phases),
             }
         )
     return rows

@@ -78,11 +78,14 @@ def phase_overhead(
     restart = non_negative("restart time", restart_hours)
     tau = positive("checkpoint interval", interval_hours)
     segments = _CTX.divide(ts, tau)
-    grow = _CTX.exp(_CTX.divide(tau + delta, m)) - 1
+    # Every step in 50 digits (a bare `-` would round to the default context's 28).
+    grow = _CTX.subtract(_CTX.exp(_CTX.divide(_CTX.add(tau, delta), m)), 1)
     restart_grow = _CTX.exp(_CTX.divide(restart, m))
     writes_h = _CTX.multiply(segments, delta)
-    lost_h = _CTX.multiply(segments, _CTX.multiply(m, grow) - tau - delta)
-    restart_h = _CTX.multiply(segments, _CTX.multiply(_CTX.multiply(grow, m), restart_grow - 1))
+    lost_per_segment = _CTX.subtract(_CTX.subtract(_CTX.multiply(m, grow), tau), delta)
+    lost_h = _CTX.multiply(segments, lost_per_segment)
+    restart_per_segment = _CTX.multiply(_CTX.multiply(grow, m), _CTX.subtract(restart_grow, 1))
+    restart_h = _CTX.multiply(segments, restart_per_segment)
     interruptions = _CTX.multiply(segments, _CTX.multiply(grow, restart_grow))
     allocated = Decimal(gpus + spare_gpus)
     lines = {

@@ -53,9 +53,10 @@ class MfuChoice:
 def choose_mfu(
     plan: Plan, *, pilot: Decimal | None = None, calibrated: Decimal | None = None
 ) -> MfuChoice:
-    """calibrated > pilot > the plan's `main.mfu` > the class default (seed 004's ranges)."""
+    """calibrated > pilot > the plan's `main.mfu` (or the MFU its `throughput_tflops` is of
+    the peak) > the class default (seed 004's ranges, by class and precision)."""
     main = plan.main
-    derivable = main.params is not None and main.tokens is not None
+    derivable = main.params is not None and (main.tokens is not None or bool(main.phases))
     if not derivable:
         return MfuChoice(None, "plan-hours")
     for source, value in (("calibrated", calibrated), ("pilot", pilot)):
@@ -65,6 +66,11 @@ def choose_mfu(
         return MfuChoice(None, "plan-hours")
     if main.mfu is not None:
         return MfuChoice(main.mfu, "plan")
+    if main.throughput_tflops is not None:
+        from trainbudget.estimate.campaign import main_peak
+        from trainbudget.estimate.exact import div, mul
+
+        return MfuChoice(div(mul(main.throughput_tflops, 10**12), main_peak(plan)), "plan")
     return MfuChoice(
         default_mfu(implied_class(main.model_class, main.flops_method), main.precision),
         "class-default",

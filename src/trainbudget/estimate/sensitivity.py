@@ -9,9 +9,11 @@ planned work they are (P + n·T·(1 + f) + E + D).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Context, Decimal
 
 from trainbudget.estimate.exact import Numeric, mul, to_decimal
+
+_EXACT = Context(prec=200)  # sums of exact products and 50-digit quotients keep every digit
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,12 @@ def campaign_gpu_hours(
     failure_fraction: Numeric,
     diagnostic: Numeric = 0,
 ) -> Decimal:
-    """P + n·T·(1 + f) + E (+ D) in GPU-hours."""
-    main_hours = mul(attempts, main, 1 + to_decimal(failure_fraction))
-    return to_decimal(pilot) + main_hours + to_decimal(evaluation) + to_decimal(diagnostic)
+    """P + n·T·(1 + f) + E (+ D) in GPU-hours, added without rounding."""
+    main_hours = mul(attempts, main, _EXACT.add(1, to_decimal(failure_fraction)))
+    total = Decimal(0)
+    for part in (pilot, main_hours, evaluation, diagnostic):
+        total = _EXACT.add(total, to_decimal(part))
+    return total
 
 
 def sensitivity_grid(
