@@ -33,7 +33,8 @@ def _phase_detail(line: str, o: PhaseOverhead) -> str:
     if line == "spares":
         if o.spare_gpus == 0:
             return "no spares"
-        return f"{o.spare_gpus:,} spare GPUs × {_n(o.compute_wall_hours)} h compute"
+        noun = "spare GPU" if o.spare_gpus == 1 else "spare GPUs"
+        return f"{o.spare_gpus:,} {noun} × {_n(o.compute_wall_hours)} h compute"
     hours = o.lost_progress_wall_hours if line == "lost_progress" else o.restart_wall_hours
     if o.interruptions == 0 or hours == 0:
         return f"0 min × {gpus}"
@@ -76,7 +77,9 @@ def _compute_detail(phases: list[PhaseForecast]) -> str:
         + (f" ({_rate_text(p)})" if len(bases) == 1 else f" ({p.flops_basis}, {_rate_text(p)})")
         for p in phases
     )
-    return f"{parts}; {bases.pop()}" if len(bases) == 1 else parts
+    if len(bases) == 1 and phases[0].flops is not None:
+        return f"{parts}; {bases.pop()}"
+    return parts
 
 
 def _rate_text(phase: PhaseForecast) -> str:
