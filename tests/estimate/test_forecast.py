@@ -261,3 +261,13 @@ def test_llama_3_1_405b_within_15_percent_of_its_gpu_hours(mtbf: str) -> None:
     naive = 6 * 405e9 * 15.6e12 / (400e12 * 3600)
     assert abs(float(f.main_gpu_hours) / actual - 1) < abs(naive / actual - 1)
     assert 0.8 < f.ettr < 0.95  # the paper: effective training time above 90 %
+
+
+def test_an_mtbf_far_below_the_segment_is_an_input_error() -> None:
+    plan = parse_plan(
+        BASE + "main: {gpus: 8, hours: 100}\n"
+        "reliability: {job_mtbf_hours: 1e-9, checkpoint_write_minutes: 5,"
+        " checkpoint_interval_minutes: 60}\n"
+    )
+    with pytest.raises(InputError, match=r"^reliability: a job MTBF of 1e-9 h .* never finishes"):
+        campaign_estimate(plan)

@@ -294,7 +294,9 @@ def campaign_estimate(
         mfu = None
     forecast = None
     if plan.reliability is not None:
-        forecast = _forecast(plan, mfu, mfu_source, ledger_mtbf)
+        from trainbudget.estimate.forecast import campaign_forecast
+
+        forecast = campaign_forecast(plan, mfu, mfu_source, ledger_mtbf)
     if plan.main.hours is not None and mfu is None:
         main_hours = plan.main.hours
         main_detail = f"{plan.main.gpus} GPUs × {_fmt(main_hours)} h"
@@ -318,7 +320,9 @@ def campaign_estimate(
     main_gpu_hours = mul(plan.main.gpus, main_hours)
     if forecast is not None:
         main_gpu_hours = forecast.main_gpu_hours
-        main_detail = _forecast_detail(forecast, main_detail)
+        from trainbudget.estimate.forecast_lines import main_line_detail
+
+        main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
     lines = _work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
@@ -408,26 +412,4 @@ def campaign_estimate(
         capacity=_capacity(plan, main_hours),
         warnings=warnings,
         forecast=forecast,
-    )
-
-
-def _forecast(
-    plan: Plan, mfu: Numeric | None, mfu_source: str | None, ledger_mtbf: MtbfCurve | None
-) -> Forecast:
-    from trainbudget.estimate.forecast import forecast_main, resolve_mtbf
-
-    curve = resolve_mtbf(plan.reliability, plan.main.gpus, ledger_mtbf)
-    return forecast_main(plan, curve, mfu=mfu, mfu_source=mfu_source)
-
-
-def _forecast_detail(forecast: Forecast, compute_detail: str) -> str:
-    """The main line's arithmetic when it is the forecast's: compute plus each overhead."""
-    parts = " + ".join(
-        f"{name.replace('_', ' ')} {float(hours):,.1f}"
-        for name, hours in forecast.overhead_gpu_hours.items()
-    )
-    return (
-        f"forecast: compute {float(forecast.compute_gpu_hours):,.1f} ({compute_detail}) + "
-        f"{parts} GPU-h; ETTR {float(forecast.ettr):.3f}, job MTBF "
-        f"{float(forecast.mtbf_hours):,.2f} h ({forecast.mtbf_source})"
     )

@@ -146,3 +146,16 @@ def forecast_payload(forecast: Forecast) -> dict[str, Any]:
     payload["phases"] = [_phase_payload(phase) for phase in forecast.phases]
     payload["warnings"] = list(forecast.warnings)
     return payload
+
+
+def main_line_detail(forecast: Forecast, compute_detail: str) -> str:
+    """The main line's arithmetic when it is the forecast's: compute plus each overhead."""
+    parts = " + ".join(
+        f"{name.replace('_', ' ')} {float(hours):,.1f}"
+        for name, hours in forecast.overhead_gpu_hours.items()
+    )
+    return (
+        f"forecast: compute {float(forecast.compute_gpu_hours):,.1f} ({compute_detail}) + "
+        f"{parts} GPU-h; ETTR {float(forecast.ettr):.3f}, job MTBF "
+        f"{float(forecast.mtbf_hours):,.2f} h ({forecast.mtbf_source})"
+    )

@@ -17,11 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Context, Decimal
 
+from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative, positive
 
 _CTX = Context(prec=50)
 # Sums of 50-digit terms are kept exact (their exponents differ by far less than 150 digits).
 _SUM = Context(prec=200)
+# Beyond e^100 per segment a run never finishes (and e^x would leave Decimal's range).
+MAX_EXPONENT = 100
 OVERHEAD_LINES = ("checkpoint_writes", "lost_progress", "restarts", "spares")
 
 
@@ -77,6 +80,12 @@ def phase_overhead(
     delta = non_negative("checkpoint write time", write_hours)
     restart = non_negative("restart time", restart_hours)
     tau = positive("checkpoint interval", interval_hours)
+    if max(_CTX.divide(_CTX.add(tau, delta), m), _CTX.divide(restart, m)) > MAX_EXPONENT:
+        raise InputError(
+            f"reliability: a job MTBF of {m:.3g} h against a {float(tau + delta):.3g} h segment "
+            f"(interval + write) and a {float(restart):.3g} h restart never finishes; check "
+            "the MTBF and the minutes"
+        )
     segments = _CTX.divide(ts, tau)
     # Every step in 50 digits (a bare `-` would round to the default context's 28).
     grow = _CTX.subtract(_CTX.exp(_CTX.divide(_CTX.add(tau, delta), m)), 1)

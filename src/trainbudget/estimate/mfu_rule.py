@@ -18,6 +18,7 @@ from trainbudget.estimate.run import default_mfu, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
@@ -77,13 +78,20 @@ def choose_mfu(
     )
 
 
-def estimate_campaign(plan: Plan, choice: MfuChoice) -> CampaignEstimate:
-    """The campaign priced with `choice`: a measured MFU re-derives the main run's hours."""
+def estimate_campaign(
+    plan: Plan, choice: MfuChoice, ledger_mtbf: MtbfCurve | None = None
+) -> CampaignEstimate:
+    """The campaign priced with `choice`: a measured MFU re-derives the main run's hours.
+
+    `ledger_mtbf` is the ledger's fitted MTBF(n), needed when the plan says `mtbf: ledger`.
+    """
     from trainbudget.estimate.campaign import campaign_estimate
 
     if choice.measured:
-        return campaign_estimate(plan, mfu=choice.mfu, mfu_source=choice.mfu_source)
-    return campaign_estimate(plan)
+        return campaign_estimate(
+            plan, mfu=choice.mfu, mfu_source=choice.mfu_source, ledger_mtbf=ledger_mtbf
+        )
+    return campaign_estimate(plan, ledger_mtbf=ledger_mtbf)
 
 
 def calibrated_main_mfu(ledger: Ledger) -> Decimal | None:
