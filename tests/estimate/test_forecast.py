@@ -271,3 +271,19 @@ def test_an_mtbf_far_below_the_segment_is_an_input_error() -> None:
     )
     with pytest.raises(InputError, match=r"^reliability: a job MTBF of 1e-9 h .* never finishes"):
         campaign_estimate(plan)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=1, max_value=99))
+def test_splitting_the_run_into_phases_on_the_same_gpus_changes_nothing(percent: int) -> None:
+    head = BASE + "main: {gpus: 64, gpu: H100-SXM, params: 7e9, tokens: 1e12, mfu: 0.4"
+    rel = "reliability: {spare_gpus: 4, job_mtbf_hours: 30, checkpoint_write_minutes: 2}\n"
+    first = Decimal(10**12) * percent / 100
+    _, whole = _forecast(head + "}\n" + rel)
+    _, split = _forecast(
+        head + f", phases: [{{tokens: {first}}}, {{tokens: {Decimal(10**12) - first}}}]}}\n" + rel
+    )
+    # Every line is linear in compute time at one MTBF and interval: the sums agree.
+    assert abs(split.main_gpu_hours - whole.main_gpu_hours) < Decimal("1e-30")
+    assert abs(split.compute_gpu_hours - whole.compute_gpu_hours) < Decimal("1e-30")
+    assert len(split.phases) == 2
