@@ -226,7 +226,10 @@ def price_and_decide(
 
 def main_wall_hours(estimate: CampaignEstimate, plan: Plan) -> Decimal:
     """The main run's wall-clock hours: its GPU-hours over its GPUs (the queue's runtime limit
-    applies to that job, not to the whole campaign)."""
+    applies to that job, not to the whole campaign); with a forecast, its expected wall time
+    (the main line then counts spares, which add GPU-hours but no wall clock)."""
+    if estimate.forecast is not None:
+        return estimate.forecast.main_wall_hours
     main = sum((ln.gpu_hours for ln in estimate.lines if ln.work_class == "main"), Decimal(0))
     return main / plan.main.gpus
 

@@ -103,3 +103,13 @@ def test_more_failures_lose_more(m1: int, m2: int) -> None:
     often = checkpoint_cadence(write_hours=MIN, restart_hours=5 * MIN, mtbf_hours=lo)
     assert often.expected_wall_factor >= rare.expected_wall_factor
     assert often.interval_hours <= rare.interval_hours
+
+
+def test_overhead_fraction_is_dalys_whole_wall_time() -> None:
+    # Issue 16: a 500 h job at M = 24 h, δ = 5 min, R = 10 min takes 547.9 h by Daly's model;
+    # the grid's cadence column must give that, not 526.5 (writes left out).
+    c = checkpoint_cadence(write_hours=5 * MIN, restart_hours=10 * MIN, mtbf_hours=24)
+    tau = float(c.interval_hours)
+    wall = 24 * math.exp((10 / 60) / 24) * (math.exp((tau + 5 / 60) / 24) - 1) * 500 / tau
+    assert float(500 * (1 + c.overhead_fraction)) == pytest.approx(wall, rel=1e-12)
+    assert round(wall, 1) == 547.9

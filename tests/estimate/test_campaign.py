@@ -115,7 +115,10 @@ def test_cadence_adds_a_derived_failure_fraction() -> None:
     assert result.cadence is not None
     derived = [c for c in result.sensitivity if c.failure_fraction_source == "cadence"]
     assert [c.attempts for c in derived] == [1, 2]
-    assert derived[0].failure_fraction == result.cadence.lost_fraction
+    # The cadence column's f is Daly's whole overhead, checkpoint writes included (issue 16:
+    # the write GPU-hours were once added to nothing).
+    assert derived[0].failure_fraction == result.cadence.overhead_fraction
+    assert derived[0].failure_fraction == result.cadence.expected_wall_factor - 1
     # 16 GPUs on 8-GPU nodes with a 2,000 h node MTBF: the job's MTBF is 1,000 h.
     assert result.cadence.mtbf_hours == 1000
 

@@ -45,12 +45,14 @@ def build_estimate(
     gpu_tflops: str | None = None,
     precision: str = "bf16",
     mfu: str | None = None,
-    model_class: str = "dense",
+    model_class: str | None = None,
     method: str = "6nt",
     active_params: str | None = None,
     n_layers: int | None = None,
     d_model: int | None = None,
     seq_len: int | None = None,
+    vocab: int | None = None,
+    flops_terms: str | None = None,
     heads: int | None = None,
     micro_batch: int | None = None,
     recompute: str = "none",
@@ -70,6 +72,15 @@ def build_estimate(
     accelerator, peak, peak_source = resolve_peak(gpu, gpu_tflops, precision)
     if measured is not None and mfu is not None:
         raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
+    terms = _terms(flops_terms)
+    if terms and method in ("attention", "recompute"):
+        raise InputError(
+            f"--flops-terms: give the terms or --method {method}, not both "
+            f"(--method {method} is the term {method})"
+        )
+    _check_term_shapes(
+        terms, {"n_layers": n_layers, "d_model": d_model, "seq_len": seq_len, "vocab": vocab}
+    )
     if micro_batch is not None:
         shape = {"n_layers": n_layers, "d_model": d_model, "heads": heads, "seq_len": seq_len}
         missing = [name for name, value in shape.items() if value is None]
@@ -92,6 +103,8 @@ def build_estimate(
         n_layers=n_layers,
         d_model=d_model,
         seq_len=seq_len,
+        vocab=vocab,
+        flops_terms=terms,
         heads=heads,
         micro_batch=micro_batch,
         recompute=recompute,
@@ -99,3 +112,26 @@ def build_estimate(
         tensor_parallel=tensor_parallel,
         measured=measured,
     )
+
+
+def _terms(text: str | None) -> tuple[str, ...]:
+    """--flops-terms as terms; an error names the flag."""
+    from trainbudget.estimate.flops_basis import FLOPS_TERMS, parse_terms
+
+    terms = parse_terms(text)
+    for term in terms:
+        if term not in FLOPS_TERMS:
+            raise InputError(
+                f"--flops-terms: must be a comma list of {', '.join(FLOPS_TERMS)}, got {text!r}"
+            )
+    return terms
+
+
+def _check_term_shapes(terms: tuple[str, ...], shape: dict[str, int | None]) -> None:
+    from trainbudget.estimate.flops_basis import TERM_NEEDS
+
+    for term in terms:
+        for name in TERM_NEEDS[term]:
+            if shape[name] is None:
+                flag = "--" + name.replace("_", "-")
+                raise InputError(f"{flag}: required by the {term} term of --flops-terms")

@@ -100,6 +100,7 @@ class Cadence:
     expected_wall_factor: Decimal
     write_overhead_fraction: Decimal
     lost_fraction: Decimal
+    overhead_fraction: Decimal
     checkpoints_written: int | None
     write_gpu_hours: Decimal | None
     retained_gb: Decimal | None
@@ -118,10 +119,11 @@ def checkpoint_cadence(
 ) -> Cadence:
     """Daly's interval for a job, its write overhead δ/τ and lost fraction (rework + restart).
 
-    lost_fraction = Tw/Ts − 1 − δ/τ is the derived f of the sensitivity model: failed and
-    recovery hours as a fraction of the useful compute. With `solve_hours` (the main run's
-    compute hours) and `gpus`, also the checkpoints written and their GPU-hours; with `size_gb`,
-    the storage of the `keep_last` recovery checkpoints held for the run's duration.
+    overhead_fraction = Tw/Ts − 1 is the derived f of the sensitivity model: checkpoint writes
+    δ/τ plus lost_fraction (rework and restarts), as a fraction of the useful compute. With
+    `solve_hours` (the main run's compute hours) and `gpus`, also the checkpoints written and
+    their GPU-hours; with `size_gb`, the storage of the `keep_last` recovery checkpoints held
+    for the run's duration.
     """
     m = positive("mtbf", mtbf_hours)
     delta = positive("write time", write_hours)
@@ -149,6 +151,7 @@ def checkpoint_cadence(
         expected_wall_factor=factor,
         write_overhead_fraction=write_fraction,
         lost_fraction=factor - 1 - write_fraction,
+        overhead_fraction=factor - 1,
         checkpoints_written=written,
         write_gpu_hours=write_gpu_hours,
         retained_gb=retained,

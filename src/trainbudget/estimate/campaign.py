@@ -23,10 +23,12 @@ from trainbudget.estimate.exact import (
     div,
     mul,
 )
-from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run
+from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run, implied_class
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.forecast import Forecast
+    from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.plan import Plan
 
 MINUTES_PER_HOUR = 60
@@ -83,6 +85,7 @@ class CampaignEstimate:
     cadence: Cadence | None = None
     capacity: list[CapacityCost] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    forecast: Forecast | None = None
 
 
 def _fmt(value: Numeric) -> str:
@@ -118,8 +121,19 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         value, source = mfu, mfu_source or "user"
     elif main.mfu is not None:
         value, source = main.mfu, "plan"
+    elif main.throughput_tflops is not None:
+        rate = mul(main.throughput_tflops, 10**12)
+        if rate > peak:
+            raise InputError(
+                f"main.throughput_tflops: {main.throughput_tflops:f} TFLOP/s is above the GPU's "
+                f"dense peak of {div(peak, 10**12):f} TFLOP/s"
+            )
+        value, source = div(rate, peak), "plan"
     else:
-        value, source = default_mfu(main.model_class), "class-default"
+        model_class = implied_class(main.model_class, main.flops_method)
+        value, source = default_mfu(model_class, main.precision), "class-default"
+    spec = main.flops
+    shape = spec if spec is not None else main
     return estimate_run(
         main.params,
         main.tokens,
@@ -130,9 +144,11 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         mfu_source=source,
         method=main.flops_method,
         active_params=main.active_params,
-        n_layers=main.n_layers,
-        d_model=main.d_model,
-        seq_len=main.seq_len,
+        n_layers=shape.n_layers,
+        d_model=shape.d_model,
+        seq_len=shape.seq_len,
+        terms=tuple(spec.terms) if spec is not None else (),
+        vocab=spec.vocab if spec is not None else None,
     )
 
 
@@ -146,7 +162,7 @@ _SECTION = {
 }
 
 
-def _work_lines(plan: Plan, main_hours: Decimal, main_detail: str) -> list[CampaignLine]:
+def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[CampaignLine]:
     price = plan.prices.gpu_hour_usd
 
     def line(work_class: str, name: str, kind: str, hours: Decimal, detail: str) -> CampaignLine:
@@ -165,7 +181,7 @@ def _work_lines(plan: Plan, main_hours: Decimal, main_detail: str) -> list[Campa
         )
         for group in plan.pilots
     ]
-    lines.append(line("main", "main", "planned", mul(plan.main.gpus, main_hours), main_detail))
+    lines.append(line("main", "main", "planned", main_gpu_hours, main_detail))
     for suite in plan.evaluation:
         per_job = suite.hours + suite.load_hours + suite.write_hours
         if suite.jobs is not None:
@@ -255,9 +271,18 @@ def _capacity(plan: Plan, main_hours: Decimal) -> list[CapacityCost]:
 
 
 def campaign_estimate(
-    plan: Plan, *, mfu: Numeric | None = None, mfu_source: str | None = None
+    plan: Plan,
+    *,
+    mfu: Numeric | None = None,
+    mfu_source: str | None = None,
+    ledger_mtbf: MtbfCurve | None = None,
 ) -> CampaignEstimate:
-    """Price every line of `plan`; `mfu`, `mfu_source` override the main run's MFU (a pilot's)."""
+    """Price every line of `plan`; `mfu`, `mfu_source` override the main run's MFU (a pilot's).
+
+    With a `reliability` section the main line is the forecast's main_gpu_hours (compute plus
+    failure overheads and spares); `ledger_mtbf` is the ledger's fitted MTBF(n), used when the
+    plan says `mtbf: ledger`.
+    """
     warnings: list[str] = []
     run = None
     derivable = plan.main.params is not None and plan.main.tokens is not None
@@ -267,16 +292,24 @@ def campaign_estimate(
             f"MFU {float(mfu):.3g} cannot re-derive them; the plan's {plan.main.hours} h is kept"
         )
         mfu = None
+    forecast = None
+    if plan.reliability is not None:
+        from trainbudget.estimate.forecast import campaign_forecast
+
+        forecast = campaign_forecast(plan, mfu, mfu_source, ledger_mtbf)
     if plan.main.hours is not None and mfu is None:
         main_hours = plan.main.hours
         main_detail = f"{plan.main.gpus} GPUs × {_fmt(main_hours)} h"
+    elif plan.main.phases:
+        main_hours = div(forecast.compute_gpu_hours, plan.main.gpus)
+        main_detail = f"{len(plan.main.phases)} phases"
     else:
         run = main_run(plan, mfu, mfu_source)
         main_hours = run.wall_hours
         warnings += run.warnings
         main_detail = (
             f"{plan.main.gpus} GPUs × {float(main_hours):,.2f} h derived: {run.formula}, "
-            f"MFU {float(run.mfu):.3g} ({run.mfu_source})"
+            f"MFU {float(run.mfu):.3g} on {run.flops_basis} ({run.mfu_source})"
         )
         if plan.main.hours is not None:
             warnings.append(
@@ -284,7 +317,14 @@ def campaign_estimate(
                 f"derived with the {run.mfu_source} MFU {float(run.mfu):.3g}"
             )
 
-    lines = _work_lines(plan, main_hours, main_detail)
+    main_gpu_hours = mul(plan.main.gpus, main_hours)
+    if forecast is not None:
+        main_gpu_hours = forecast.main_gpu_hours
+        from trainbudget.estimate.forecast_lines import main_line_detail
+
+        main_detail = main_line_detail(forecast, main_detail)
+        warnings += forecast.warnings
+    lines = _work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
     price = plan.prices.gpu_hour_usd
     if plan.checkpoints is not None:
@@ -324,16 +364,19 @@ def campaign_estimate(
     storage_usd = mul(storage_months, plan.prices.storage_gb_month_usd)
 
     cadence = _cadence(plan, main_hours)
+    fractions = plan.sensitivity.failure_fraction
     grid = sensitivity_grid(
         pilot=hours_of("pilot"),
-        main=hours_of("main"),
+        # With a forecast T is its failure-free compute, so f = forecast gives its main line.
+        main=hours_of("main") if forecast is None else forecast.compute_gpu_hours,
         evaluation=hours_of("evaluation"),
         diagnostic=hours_of("diagnostic"),
         attempts=list(plan.sensitivity.attempts),
-        failure_fractions=list(plan.sensitivity.failure_fraction),
+        failure_fractions=[f for f in fractions if f != "forecast"],
         gpu_hour_usd=price,
         ceiling_gpu_hours=plan.ceiling.gpu_hours,
-        derived_fraction=None if cadence is None else cadence.lost_fraction,
+        derived_fraction=None if cadence is None else cadence.overhead_fraction,
+        forecast_fraction=forecast.failure_fraction if "forecast" in fractions else None,
     )
     ceiling_hours = plan.ceiling.gpu_hours
     total_usd = compute_usd + storage_usd
@@ -368,4 +411,5 @@ def campaign_estimate(
         cadence=cadence,
         capacity=_capacity(plan, main_hours),
         warnings=warnings,
+        forecast=forecast,
     )

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from trainbudget.estimate.campaign import CampaignEstimate
+from trainbudget.estimate.forecast_lines import forecast_payload
 
 
 def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
@@ -29,5 +30,6 @@ def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
         "main": None if result.main is None else result.main.to_dict(),
         "cadence": None if result.cadence is None else asdict(result.cadence),
         "capacity": [asdict(cost) for cost in result.capacity],
+        "forecast": None if result.forecast is None else forecast_payload(result.forecast),
         "warnings": list(result.warnings),
     }

@@ -14,10 +14,11 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.run import default_mfu
+from trainbudget.estimate.run import default_mfu, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
@@ -53,9 +54,10 @@ class MfuChoice:
 def choose_mfu(
     plan: Plan, *, pilot: Decimal | None = None, calibrated: Decimal | None = None
 ) -> MfuChoice:
-    """calibrated > pilot > the plan's `main.mfu` > the class default (seed 004's ranges)."""
+    """calibrated > pilot > the plan's `main.mfu` (or the MFU its `throughput_tflops` is of
+    the peak) > the class default (seed 004's ranges, by class and precision)."""
     main = plan.main
-    derivable = main.params is not None and main.tokens is not None
+    derivable = main.params is not None and (main.tokens is not None or bool(main.phases))
     if not derivable:
         return MfuChoice(None, "plan-hours")
     for source, value in (("calibrated", calibrated), ("pilot", pilot)):
@@ -65,16 +67,31 @@ def choose_mfu(
         return MfuChoice(None, "plan-hours")
     if main.mfu is not None:
         return MfuChoice(main.mfu, "plan")
-    return MfuChoice(default_mfu(main.model_class), "class-default")
+    if main.throughput_tflops is not None:
+        from trainbudget.estimate.campaign import main_peak
+        from trainbudget.estimate.exact import div, mul
+
+        return MfuChoice(div(mul(main.throughput_tflops, 10**12), main_peak(plan)), "plan")
+    return MfuChoice(
+        default_mfu(implied_class(main.model_class, main.flops_method), main.precision),
+        "class-default",
+    )
 
 
-def estimate_campaign(plan: Plan, choice: MfuChoice) -> CampaignEstimate:
-    """The campaign priced with `choice`: a measured MFU re-derives the main run's hours."""
+def estimate_campaign(
+    plan: Plan, choice: MfuChoice, ledger_mtbf: MtbfCurve | None = None
+) -> CampaignEstimate:
+    """The campaign priced with `choice`: a measured MFU re-derives the main run's hours.
+
+    `ledger_mtbf` is the ledger's fitted MTBF(n), needed when the plan says `mtbf: ledger`.
+    """
     from trainbudget.estimate.campaign import campaign_estimate
 
     if choice.measured:
-        return campaign_estimate(plan, mfu=choice.mfu, mfu_source=choice.mfu_source)
-    return campaign_estimate(plan)
+        return campaign_estimate(
+            plan, mfu=choice.mfu, mfu_source=choice.mfu_source, ledger_mtbf=ledger_mtbf
+        )
+    return campaign_estimate(plan, ledger_mtbf=ledger_mtbf)
 
 
 def calibrated_main_mfu(ledger: Ledger) -> Decimal | None:

@@ -27,6 +27,7 @@ from trainbudget.estimate.exact import (
     to_decimal,
 )
 from trainbudget.estimate.flops import FORMULAS, training_flops
+from trainbudget.estimate.flops_basis import FlopsBasis, flops_basis
 
 MFU_SOURCES: tuple[str, ...] = ("user", "plan", "pilot", "calibrated", "trace", "class-default")
 
@@ -37,6 +38,17 @@ CLASS_DEFAULT_MFU: dict[str, Decimal] = {
     "moe": Decimal("0.2"),
     "cnn": Decimal("0.15"),
     "snn": Decimal("0.15"),
+}
+# FP8 training runs about 1.3-1.5x faster than BF16 on the same GPU (Peng et al. 2023, "FP8-LM",
+# 1.37x at 175B; NVIDIA Transformer Engine), while the catalog's dense fp8 peak is 2x bf16: an
+# MFU quoted against the fp8 peak is the bf16 class default x 1.4 / 2.
+FP8_MFU_FACTOR = Decimal("0.7")
+# Seed 004's plausible upper end of each class's MFU range on the model-FLOPs basis (bf16).
+CLASS_MFU_HIGH: dict[str, Decimal] = {
+    "dense": Decimal("0.5"),
+    "moe": Decimal("0.3"),
+    "cnn": Decimal("0.2"),
+    "snn": Decimal("0.2"),
 }
 MFU_WARN_ABOVE = Decimal("0.7")
 SECONDS_PER_HOUR = 3600
@@ -61,6 +73,8 @@ class RunEstimate:
     method: str
     formula: str
     warnings: tuple[str, ...] = ()
+    flops_basis: str = "model FLOPs 6·N·T"
+    flops_terms: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The estimate as a plain dict (numbers stay exact; JSON output converts them)."""
@@ -68,16 +82,32 @@ class RunEstimate:
         # FLOPs exceed 64-bit integers (4.2e21); as a Decimal they stay exact and serialise.
         data["flops"] = Decimal(self.flops)
         data["warnings"] = list(self.warnings)
+        data["flops_terms"] = list(self.flops_terms)
         return data
 
 
-def default_mfu(model_class: str) -> Decimal:
-    """The class-default MFU for `model_class` (dense, moe, cnn, snn)."""
+def default_mfu(model_class: str, precision: str = "bf16") -> Decimal:
+    """The class-default MFU for `model_class` (dense, moe, cnn, snn) against the `precision`
+    peak: seed 004's middle of the range, × FP8_MFU_FACTOR against an fp8 peak."""
     try:
-        return CLASS_DEFAULT_MFU[model_class.lower()]
+        value = CLASS_DEFAULT_MFU[model_class.lower()]
     except KeyError:
         known = ", ".join(CLASS_DEFAULT_MFU)
         raise InputError(f"model_class: must be one of {known}, got {model_class!r}") from None
+    return value * FP8_MFU_FACTOR if precision.lower() == "fp8" else value
+
+
+def plausible_mfu_high(model_class: str, precision: str = "bf16") -> Decimal:
+    """The top of the class's plausible MFU range (model FLOPs) against the `precision` peak."""
+    value = CLASS_MFU_HIGH.get(model_class.lower(), CLASS_MFU_HIGH["dense"])
+    return value * FP8_MFU_FACTOR if precision.lower() == "fp8" else value
+
+
+def implied_class(model_class: str | None, method: str) -> str:
+    """The class of a class-default MFU: as given, else moe for the moe method, else dense."""
+    if model_class:
+        return model_class
+    return "moe" if method == "moe" else "dense"
 
 
 def check_mfu(mfu: Numeric) -> tuple[Decimal, tuple[str, ...]]:
@@ -106,6 +136,7 @@ def estimate_from_flops(
     method: str = "given",
     formula: str = "FLOPs given",
     flops_name: str = "flops",
+    basis: FlopsBasis | None = None,
 ) -> RunEstimate:
     """Price a run whose total FLOPs are known (e.g. from a profiler or another method).
 
@@ -147,6 +178,8 @@ def estimate_from_flops(
         method=method,
         formula=formula,
         warnings=warnings,
+        flops_basis="FLOPs given" if basis is None else basis.describe(),
+        flops_terms=() if basis is None else basis.terms,
     )
 
 
@@ -164,16 +197,31 @@ def estimate_run(
     n_layers: int | None = None,
     d_model: int | None = None,
     seq_len: int | None = None,
+    terms: tuple[str, ...] = (),
+    vocab: int | None = None,
 ) -> RunEstimate:
     """Price a training run of `params` parameters over `tokens` tokens on `gpus` accelerators.
 
-    peak_flops_per_second is one accelerator's dense peak (FLOP/s, not TFLOP/s); mfu in (0, 1].
+    peak_flops_per_second is one accelerator's dense peak (FLOP/s, not TFLOP/s); mfu in (0, 1]
+    on the FLOPs basis of `method` plus `terms` (estimate/flops_basis.py).
     """
     n = positive("params", params)
     t = to_decimal(tokens)
     if not t.is_finite() or t < 1:
         raise InputError(f"tokens: must be at least 1, got {tokens}")
     active = None if active_params is None else positive("active_params", active_params)
+    basis = run_basis(method, terms, n_layers=n_layers, d_model=d_model, seq_len=seq_len,
+                      vocab=vocab)  # fmt: skip
+    if terms:
+        work = active if method == "moe" else n
+        if method == "moe" and active is None:
+            raise InputError("active_params: required by the moe FLOPs method")
+        flops = basis.per_token(as_plain(work)) * as_plain(t)
+        return estimate_from_flops(
+            flops, gpus, peak_flops_per_second, mfu, price_usd_per_gpu_hour,
+            mfu_source=mfu_source, method=method, formula=basis.formula(),
+            flops_name=f"params, tokens ({basis.describe()})", basis=basis,
+        )  # fmt: skip
     flops = training_flops(
         as_plain(n),
         as_plain(t),
@@ -193,4 +241,34 @@ def estimate_run(
         method=method,
         formula=FORMULAS[method],
         flops_name="params, tokens" if method == "6nt" else f"params, tokens ({method} FLOPs)",
+        basis=basis,
     )
+
+
+def run_basis(
+    method: str,
+    terms: tuple[str, ...] = (),
+    *,
+    n_layers: int | None = None,
+    d_model: int | None = None,
+    seq_len: int | None = None,
+    vocab: int | None = None,
+    where: str = "",
+) -> FlopsBasis:
+    """The FLOPs basis of a FLOPs method plus terms; attention and recompute methods are terms.
+
+    The terms combine on top of 6nt or moe; with the attention or recompute method they are
+    refused (give the terms instead).
+    """
+    if terms and method in ("attention", "recompute"):
+        raise InputError(
+            f"{where}terms: give the FLOPs terms or the {method} method, not both "
+            f"(the method is the term {method})"
+        )
+    chosen = tuple(terms) or ((method,) if method in ("attention", "recompute") else ())
+    if not terms and method in ("attention", "recompute"):
+        return FlopsBasis(chosen, False, n_layers, d_model, seq_len, vocab)
+    return flops_basis(
+        chosen, moe=method == "moe", n_layers=n_layers, d_model=d_model, seq_len=seq_len,
+        vocab=vocab, where=where,
+    )  # fmt: skip

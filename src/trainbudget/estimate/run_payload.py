@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator
-from trainbudget.estimate.exact import mul
+from trainbudget.estimate.exact import div, mul
 from trainbudget.estimate.memory import training_memory
-from trainbudget.estimate.run import default_mfu, estimate_run
+from trainbudget.estimate.run import default_mfu, estimate_run, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_sources import LedgerMfu
@@ -42,12 +42,14 @@ def estimate_payload(
     peak_source: str,
     precision: str = "bf16",
     mfu: Decimal | None = None,
-    model_class: str = "dense",
+    model_class: str | None = None,
     method: str = "6nt",
     active_params: Decimal | None = None,
     n_layers: int | None = None,
     d_model: int | None = None,
     seq_len: int | None = None,
+    vocab: int | None = None,
+    flops_terms: tuple[str, ...] = (),
     heads: int | None = None,
     micro_batch: int | None = None,
     recompute: str = "none",
@@ -57,15 +59,18 @@ def estimate_payload(
 ) -> dict[str, Any]:
     """Price one run (price in $/GPU-hour, peak in FLOP/s); the JSON payload, contract keys first.
 
-    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the class default;
-    its provenance is the payload's `mfu_source` and `mfu_from` (null unless measured).
+    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the class default
+    (by model class, the moe method implying moe, and precision); its provenance is the
+    payload's `mfu_source` and `mfu_from` (null unless measured). The MFU counts the FLOPs of
+    `method` plus `flops_terms` (the payload's `flops_basis`).
     """
+    model_class = implied_class(model_class, method)
     if measured is not None:
         if mfu is not None:
             raise InputError("mfu: give either an MFU or one measured in the ledger, not both")
         utilisation, mfu_source = measured.mfu, measured.mfu_source
     elif mfu is None:
-        utilisation, mfu_source = default_mfu(model_class), "class-default"
+        utilisation, mfu_source = default_mfu(model_class, precision), "class-default"
     else:
         utilisation, mfu_source = mfu, "user"
 
@@ -82,6 +87,8 @@ def estimate_payload(
         n_layers=n_layers,
         d_model=d_model,
         seq_len=seq_len,
+        terms=flops_terms,
+        vocab=vocab,
     )
     payload: dict[str, Any] = {
         "flops": Decimal(result.flops),
@@ -105,6 +112,9 @@ def estimate_payload(
         "price_usd_per_gpu_hour": price,
         "method": result.method,
         "formula": result.formula,
+        "flops_basis": result.flops_basis,
+        "flops_terms": list(result.flops_terms),
+        "model_flops_mfu": _model_flops_mfu(result, params, tokens, active_params),
         "memory": None,
         "warnings": list(result.warnings) + ([] if measured is None else measured.warnings),
     }
@@ -133,6 +143,14 @@ def estimate_payload(
                 f"{_gib(memory.capacity_bytes)} GiB on {accelerator.name}"
             )
     return payload
+
+
+def _model_flops_mfu(
+    result: Any, params: Decimal, tokens: Decimal, active_params: Decimal | None
+) -> Decimal:
+    """The MFU on the plain model-FLOPs basis (6·N·T, or 6·N_active·T for moe)."""
+    work = active_params if result.method == "moe" and active_params is not None else params
+    return div(mul(result.mfu, 6, work, tokens), Decimal(result.flops))
 
 
 def _gib(value: Any) -> str:

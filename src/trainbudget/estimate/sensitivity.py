@@ -9,9 +9,11 @@ planned work they are (P + n·T·(1 + f) + E + D).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Context, Decimal
 
 from trainbudget.estimate.exact import Numeric, mul, to_decimal
+
+_EXACT = Context(prec=200)  # sums of exact products and 50-digit quotients keep every digit
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,9 @@ class SensitivityCase:
     compute_usd: Decimal
     margin_gpu_hours: Decimal
     within_ceiling: bool
-    failure_fraction_source: str  # "plan" or "cadence" (Daly's expected lost fraction)
+    # "plan", "cadence" (Daly's expected overhead at the cadence section's MTBF) or "forecast"
+    # (the main-run forecast's overhead ÷ compute)
+    failure_fraction_source: str
 
 
 def campaign_gpu_hours(
@@ -35,9 +39,12 @@ def campaign_gpu_hours(
     failure_fraction: Numeric,
     diagnostic: Numeric = 0,
 ) -> Decimal:
-    """P + n·T·(1 + f) + E (+ D) in GPU-hours."""
-    main_hours = mul(attempts, main, 1 + to_decimal(failure_fraction))
-    return to_decimal(pilot) + main_hours + to_decimal(evaluation) + to_decimal(diagnostic)
+    """P + n·T·(1 + f) + E (+ D) in GPU-hours, added without rounding."""
+    main_hours = mul(attempts, main, _EXACT.add(1, to_decimal(failure_fraction)))
+    total = Decimal(0)
+    for part in (pilot, main_hours, evaluation, diagnostic):
+        total = _EXACT.add(total, to_decimal(part))
+    return total
 
 
 def sensitivity_grid(
@@ -51,11 +58,15 @@ def sensitivity_grid(
     gpu_hour_usd: Numeric,
     ceiling_gpu_hours: Numeric,
     derived_fraction: Numeric | None = None,
+    forecast_fraction: Numeric | None = None,
 ) -> list[SensitivityCase]:
-    """Every (n, f) case, attempts-major in the plan's order; a derived f adds one column."""
+    """Every (n, f) case, attempts-major in the plan's order; a derived (cadence) f and the
+    forecast's f add a column each."""
     columns = [(to_decimal(f), "plan") for f in failure_fractions]
     if derived_fraction is not None:
         columns.append((to_decimal(derived_fraction), "cadence"))
+    if forecast_fraction is not None:
+        columns.append((to_decimal(forecast_fraction), "forecast"))
     ceiling = to_decimal(ceiling_gpu_hours)
     cases = []
     for n in attempts:

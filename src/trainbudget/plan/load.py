@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from trainbudget.errors import InputError
+from trainbudget.plan.forecast import cross_section_problem
 from trainbudget.plan.limits import (
     MAX_DEPTH,
     TooDeep,
@@ -104,13 +105,18 @@ def parse_plan(text: str, source: str = "<plan>") -> Plan:
     if not isinstance(data, dict):
         raise InputError(f"{source}:1: a plan must be a YAML mapping of sections")
     try:
-        return Plan.model_validate(data)
+        plan = Plan.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = tuple(error["loc"])
         line = _line_of(root, loc)
         field = ".".join(str(part) for part in loc) or "(plan)"
         raise InputError(f"{source}:{line}: {field}: {_describe(error)}") from None
+    problem = cross_section_problem(plan)
+    if problem is not None:
+        loc, message = problem
+        raise InputError(f"{source}:{_line_of(root, loc)}: {'.'.join(loc)}: {message}")
+    return plan
 
 
 def _error_line(exc: yaml.YAMLError, text: str) -> str:

@@ -5,8 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from trainbudget.plan.forecast import (
+    FailureFraction,
+    FlopsSpec,
+    Phase,
+    Reliability,
+    failure_fractions,
+)
 from trainbudget.plan.gates import Gates
 
 # Integers are strict (true and "8" are not 8); decimals accept any finite number.
@@ -41,7 +48,8 @@ class JobGroup(_Section):
 
 
 class MainRun(_Section):
-    """The main training run: hours given, or derived from (params, tokens, gpu, mfu)."""
+    """The main training run: hours given, or derived from (params, tokens, gpu, mfu or
+    throughput_tflops on the `flops` basis), optionally in `phases` (plan/forecast.py)."""
 
     gpus: PositiveInt
     hours: PositiveDecimal | None = None
@@ -55,13 +63,35 @@ class MainRun(_Section):
     n_layers: PositiveInt | None = None
     d_model: PositiveInt | None = None
     seq_len: PositiveInt | None = None
-    model_class: Literal["dense", "moe", "cnn", "snn"] = "dense"  # class-default MFU
+    # The class-default MFU's class: dense, or moe with flops_method moe.
+    model_class: Literal["dense", "moe", "cnn", "snn"] | None = None
     precision: Literal["fp32", "tf32", "bf16", "fp16", "fp8"] = "bf16"  # catalog peak
+    throughput_tflops: PositiveDecimal | None = None  # measured per GPU, on the flops basis
+    flops: FlopsSpec | None = None
+    phases: list[Phase] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _hours_or_derivation(self) -> MainRun:
+        if self.mfu is not None and self.throughput_tflops is not None:
+            raise ValueError("give mfu or throughput_tflops (an alternative to mfu), not both")
+        if (
+            self.flops is not None
+            and self.flops.terms
+            and self.flops_method
+            in (
+                "attention",
+                "recompute",
+            )
+        ):
+            raise ValueError(
+                f"give flops.terms or flops_method {self.flops_method}, not both "
+                f"(the method is the term {self.flops_method})"
+            )
+        if self.phases and self.hours is not None:
+            raise ValueError("give hours or phases (whose hours are derived), not both")
         if self.hours is None:
-            missing = [k for k in ("params", "tokens") if getattr(self, k) is None]
+            needed = ("params",) if self.phases else ("params", "tokens")
+            missing = [k for k in needed if getattr(self, k) is None]
             if self.gpu is None and self.gpu_tflops is None:
                 missing.append("gpu")
             if missing:
@@ -110,10 +140,17 @@ class Checkpoints(_Section):
 
 
 class Sensitivity(_Section):
+    """The grid's attempts n and failure fractions f; f `forecast` is the forecast's overhead."""
+
     attempts: list[PositiveInt] = Field(default_factory=lambda: [1], min_length=1)
-    failure_fraction: list[NonNegativeDecimal] = Field(
+    failure_fraction: list[FailureFraction] = Field(
         default_factory=lambda: [Decimal("0.05")], min_length=1
     )
+
+    @field_validator("failure_fraction", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return failure_fractions(value)
 
 
 class CheckpointCadence(_Section):
@@ -166,3 +203,4 @@ class Plan(_Section):
     cadence: CheckpointCadence | None = None
     capacity: list[CapacityChoice] = Field(default_factory=list)
     gates: Gates | None = None  # thresholds for admission, stop rules, ... (plan/gates.py)
+    reliability: Reliability | None = None  # the main-run forecast (plan/forecast.py)

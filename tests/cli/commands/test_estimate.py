@@ -41,7 +41,14 @@ def test_gpu_tflops_overrides_the_catalog_and_class_default_mfu_is_labelled(cli)
 def test_estimate_table_for_people(cli) -> None:
     result = cli("estimate", *SEED_RUN, "--gpu", "A100-80GB", "--mfu", "0.4")
     assert result.code == 0
-    for text in ("FLOPs", "wall hours", "GPU-hours", "$14,022.44", "48.7", "MFU 0.4 (user)"):
+    for text in (
+        "FLOPs",
+        "wall hours",
+        "GPU-hours",
+        "$14,022.44",
+        "48.7",
+        "MFU 0.4 on model FLOPs 6·N·T (user)",
+    ):
         assert text in result.stdout
 
 

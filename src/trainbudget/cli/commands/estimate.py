@@ -18,7 +18,6 @@ from trainbudget.cli.options import (
     JsonOption,
     LedgerOption,
     MfuOption,
-    ModelClassOption,
     ParamsOption,
     PrecisionOption,
     PriceOption,
@@ -57,10 +56,29 @@ def estimate(
     gpu_tflops: GpuTflopsOption = None,
     precision: PrecisionOption = "bf16",
     mfu: MfuOption = None,
-    model_class: ModelClassOption = "dense",
+    model_class: Annotated[
+        str | None,
+        typer.Option(
+            "--model-class",
+            help="dense, moe, cnn or snn (class-default MFU); dense, or moe with --method moe.",
+            show_default=False,
+        ),
+    ] = None,
     method: Annotated[
         str, typer.Option("--method", help="FLOPs method: 6nt, attention, recompute or moe.")
     ] = "6nt",
+    flops_terms: Annotated[
+        str | None,
+        typer.Option(
+            "--flops-terms",
+            help="FLOPs counted on top of 6·N·T, a comma list of recompute, attention, logits.",
+            metavar="TERMS",
+            show_default=False,
+        ),
+    ] = None,
+    vocab: Annotated[
+        int | None, typer.Option("--vocab", help="Vocabulary size (logits term).", metavar="N")
+    ] = None,
     active_params: Annotated[
         str | None, typer.Option("--active-params", help="Active parameters (moe method).")
     ] = None,
@@ -127,6 +145,8 @@ def estimate(
         n_layers=n_layers,
         d_model=d_model,
         seq_len=seq_len,
+        vocab=vocab,
+        flops_terms=flops_terms,
         heads=heads,
         micro_batch=micro_batch,
         recompute=recompute,

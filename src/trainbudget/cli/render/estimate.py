@@ -21,6 +21,13 @@ def _mfu_text(payload: dict[str, Any]) -> str:
     return f"{float(payload['mfu']):.4g}" if payload.get("mfu_from") else str(payload["mfu"])
 
 
+def _model_mfu_text(payload: dict[str, Any]) -> str:
+    """`, i.e. 0.31 on model FLOPs 6·N·T` when the MFU counts more than 6·N·T."""
+    if not payload.get("flops_terms") and payload.get("method") not in ("attention", "recompute"):
+        return ""
+    return f", i.e. {float(payload['model_flops_mfu']):.3g} on model FLOPs 6·N·T"
+
+
 def render_estimate(console: Any, payload: dict[str, Any]) -> None:
     """The small table of seed 004 (FLOPs, wall hours, days, GPU-hours, $) and its assumptions."""
     table = Table(title="training run estimate", show_header=True)
@@ -38,7 +45,8 @@ def render_estimate(console: Any, payload: dict[str, Any]) -> None:
         f"assumptions: FLOPs = {payload['formula']}; "
         f"{payload['gpus']} × {gpu} at {float(payload['peak_flops_per_second']):.4g} FLOP/s "
         f"({payload['precision']} dense peak, {payload['peak_source']}); "
-        f"MFU {_mfu_text(payload)} ({payload['mfu_source']}); "
+        f"MFU {_mfu_text(payload)} on {payload['flops_basis']} ({payload['mfu_source']})"
+        f"{_model_mfu_text(payload)}; "
         f"${payload['price_usd_per_gpu_hour']} per GPU-hour."
     )
     if payload.get("mfu_from"):
@@ -128,9 +136,12 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
             f"checkpoint cadence: job MTBF {_n(cadence['mtbf_hours'])} h; interval Young "
             f"{_n(float(cadence['young_interval_hours']) * 60)} min, Daly "
             f"{_n(float(cadence['daly_interval_hours']) * 60)} min; write overhead "
-            f"{float(cadence['write_overhead_fraction']):.2%}; expected lost fraction "
-            f"f = {float(cadence['lost_fraction']):.2%} (added to the grid as 'cadence')"
+            f"{float(cadence['write_overhead_fraction']):.2%} + lost work and restarts "
+            f"{float(cadence['lost_fraction']):.2%} = f {float(cadence['overhead_fraction']):.2%}"
+            " (the grid's 'cadence' column)"
         )
+    if payload.get("forecast"):
+        render_forecast(console, payload["forecast"])
     if payload["capacity"]:
         capacity = Table(title="capacity options, expected (restarts, lost work, delay)")
         capacity.add_column("option", overflow="fold")
@@ -163,3 +174,29 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
             f"dollar ceiling: ${_n(ceiling['total_usd'], 2)} of ${_n(ceiling['ceiling_usd'], 2)}"
             f" ({state})"
         )
+
+
+def render_forecast(console: Any, forecast: dict[str, Any]) -> None:
+    """The main-run forecast: compute and each overhead line with its arithmetic, then ETTR."""
+    table = Table(title="main-run forecast: expected GPU-hours by line")
+    table.add_column("line")
+    table.add_column("GPU-hours", justify="right")
+    table.add_column("arithmetic", overflow="fold")
+    for row in forecast["lines"]:
+        table.add_row(row["line"].replace("_", " "), _n(row["gpu_hours"], 0), row["detail"])
+    table.add_row("main run", _n(forecast["main_gpu_hours"], 0), "allocated, spares included")
+    console.print(table)
+    interval = forecast.get("ettr_interval")
+    spread = (
+        f" (interval {float(interval[0]):.3f}–{float(interval[1]):.3f} from the MTBF's)"
+        if interval
+        else ""
+    )
+    source = "Daly's optimum" if forecast["checkpoint_interval_source"] == "daly" else "the plan's"
+    console.print(
+        f"ETTR {float(forecast['ettr']):.3f}{spread}; wall {_n(forecast['main_wall_hours'])} h "
+        f"({float(forecast['main_wall_hours']) / 24:,.1f} days); "
+        f"{_n(forecast['interruptions'])} expected interruptions at job MTBF "
+        f"{float(forecast['mtbf_hours']):,.2f} h ({forecast['mtbf_note']}); checkpoint every "
+        f"{_n(forecast['checkpoint_interval_minutes'])} min ({source} interval)"
+    )

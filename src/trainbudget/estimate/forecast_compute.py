@@ -1,0 +1,137 @@
+"""A main-run phase's compute before failures: FLOPs on the stated basis at the stated rate.
+
+compute GPU-hours = tokens · FLOPs per token (estimate/flops_basis.py) ÷ (rate · 3600), the
+per-GPU rate being `throughput_tflops` · 10¹² or peak · MFU (phase's own, else a measured
+override, else main's, else the class default by class and precision).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from trainbudget.errors import InputError
+from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
+
+if TYPE_CHECKING:
+    from trainbudget.plan import Plan
+    from trainbudget.plan.forecast import Phase
+
+SECONDS_PER_HOUR = 3600
+TERA = 10**12
+
+
+@dataclass(frozen=True)
+class PhaseWork:
+    """A phase's compute before failures."""
+
+    name: str
+    gpus: int
+    compute_wall_hours: Decimal
+    tokens: Decimal | None = None
+    flops: Decimal | None = None
+    flops_basis: str = "hours given (no FLOPs)"
+    rate_source: str = "main.hours"
+    throughput_tflops: Decimal | None = None
+    mfu: Decimal | None = None
+    model_flops_mfu: Decimal | None = None
+
+
+def phase_work(
+    plan: Plan, mfu: Numeric | None, mfu_source: str | None, warnings: list[str]
+) -> list[PhaseWork]:
+    from trainbudget.estimate.campaign import main_peak
+    from trainbudget.estimate.run import implied_class, plausible_mfu_high, run_basis
+
+    main = plan.main
+    if main.params is None or (main.hours is not None and mfu is None):
+        return [PhaseWork("main", main.gpus, to_decimal(main.hours))]
+    spec = main.flops
+    shape = spec if spec is not None else main
+    basis = run_basis(
+        main.flops_method,
+        tuple(spec.terms) if spec is not None else (),
+        n_layers=shape.n_layers,
+        d_model=shape.d_model,
+        seq_len=shape.seq_len,
+        vocab=spec.vocab if spec is not None else None,
+        where="main.flops.",
+    )
+    moe = main.flops_method == "moe"
+    if moe and main.active_params is None:
+        raise InputError("main.active_params: required by the moe FLOPs method")
+    work_params = as_plain(main.active_params if moe else main.params)
+    peak = main_peak(plan)
+    model_class = implied_class(main.model_class, main.flops_method)
+    phases = main.phases or [None]
+    works = []
+    for index, phase in enumerate(phases):
+        where = "main" if phase is None else f"main.phases[{index}]"
+        name = "main" if phase is None else phase.name or f"phase {index + 1}"
+        tokens = main.tokens if phase is None else phase.tokens
+        gpus = main.gpus if phase is None or phase.gpus is None else phase.gpus
+        seq_len = None if phase is None else phase.seq_len
+        per_token = basis.per_token(work_params, seq_len)
+        flops = mul(per_token, tokens)
+        rate, source, tflops = _rate(plan, phase, mfu, mfu_source, peak, model_class)
+        if rate > peak:
+            raise InputError(
+                f"{where}.throughput_tflops: {tflops:f} TFLOP/s is above the GPU's dense peak "
+                f"of {peak / TERA:f} TFLOP/s"
+            )
+        basis_mfu = div(rate, peak)
+        model_mfu = div(mul(basis_mfu, 6, work_params), per_token)
+        high = plausible_mfu_high(model_class, main.precision)
+        if tflops is not None and not basis.terms and model_mfu > high:
+            warnings.append(
+                f"{where}.throughput_tflops: {tflops:f} TFLOP/s is MFU {model_mfu:.3g} on model "
+                f"FLOPs 6·N·T, above the plausible {high} for {model_class} {main.precision}: "
+                "if it counts hardware FLOPs, say so in main.flops.terms"
+            )
+        gpu_hours = div(flops, mul(rate, SECONDS_PER_HOUR))
+        works.append(
+            PhaseWork(
+                name=name,
+                gpus=gpus,
+                compute_wall_hours=div(gpu_hours, gpus),
+                tokens=to_decimal(tokens),
+                flops=flops,
+                flops_basis=basis.describe(),
+                rate_source=source,
+                throughput_tflops=tflops,
+                mfu=basis_mfu,
+                model_flops_mfu=model_mfu,
+            )
+        )
+    return works
+
+
+def _rate(
+    plan: Plan,
+    phase: Phase | None,
+    mfu: Numeric | None,
+    mfu_source: str | None,
+    peak: Decimal,
+    model_class: str,
+) -> tuple[Decimal, str, Decimal | None]:
+    """Per-GPU FLOP/s on the basis, where it came from, and the TFLOP/s if given as one."""
+    from trainbudget.estimate.run import default_mfu
+
+    main = plan.main
+    if phase is not None and phase.throughput_tflops is not None:
+        return (
+            mul(phase.throughput_tflops, TERA),
+            "phase throughput_tflops",
+            phase.throughput_tflops,
+        )
+    if phase is not None and phase.mfu is not None:
+        return mul(peak, phase.mfu), "phase mfu", None
+    if mfu is not None:
+        return mul(peak, mfu), f"mfu ({mfu_source or 'user'})", None
+    if main.throughput_tflops is not None:
+        return mul(main.throughput_tflops, TERA), "main.throughput_tflops", main.throughput_tflops
+    if main.mfu is not None:
+        return mul(peak, main.mfu), "main.mfu", None
+    value = default_mfu(model_class, main.precision)
+    return mul(peak, value), f"class-default mfu {value} ({model_class}, {main.precision})", None
