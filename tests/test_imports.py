@@ -47,6 +47,8 @@ QUICK_COMMANDS = [
         *("--gpu", "A100-80GB", "--mfu", "0.4", "--price", "1.50", "--json"),
     ],
     ["campaign", str(REPO_ROOT / "examples" / "demo-7b.plan.yaml"), "--json"],
+    ["gpus", "--json"],
+    ["gpus", "--sources"],
     [
         "admit",
         "--estimated-gpu-hours",

@@ -19,6 +19,7 @@ from trainbudget.cli.commands import demo as demo_commands
 from trainbudget.cli.commands import estimate as estimate_commands
 from trainbudget.cli.commands import fit as fit_commands
 from trainbudget.cli.commands import gates as gates_commands
+from trainbudget.cli.commands import gpus as gpus_commands
 from trainbudget.cli.commands import ledger as ledger_commands
 from trainbudget.cli.commands import pilot as pilot_commands
 from trainbudget.cli.commands import prelaunch as prelaunch_commands
@@ -66,6 +67,7 @@ def _global_options(
 # In the order a campaign meets them: before launch, during the run, every week, plumbing.
 app.command("estimate")(estimate_commands.estimate)
 app.command("campaign")(estimate_commands.campaign)
+app.command("gpus")(gpus_commands.gpus)
 app.command("pilot")(pilot_commands.pilot)
 app.command("trace")(trace_commands.trace)
 app.command("fit")(fit_commands.fit)

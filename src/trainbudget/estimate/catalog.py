@@ -17,18 +17,20 @@ from trainbudget.errors import InputError
 
 CATALOG_FILE = Path(__file__).with_name("gpus.toml")
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8")
+INTEGER_PRECISIONS = ("int8",)  # TOPS, listed for reference; never a FLOP/s peak
 _GIB = 1024**3
 _TERA = 10**12
 
 
 @dataclass(frozen=True)
 class Accelerator:
-    """One accelerator model: `memory_bytes`, dense `peak_tflops` by precision, `source` note."""
+    """One accelerator: `memory_bytes`, dense `peak_tflops` (and integer `peak_tops`), `source`."""
 
     name: str
     memory_bytes: int
     peak_tflops: dict[str, Decimal] = field(hash=False)
     source: str
+    peak_tops: dict[str, Decimal] = field(default_factory=dict, hash=False)
 
     def peak_flops_per_second(self, precision: str = "bf16") -> Decimal:
         """Dense peak FLOP/s at `precision`; InputError if the part has no such path."""
@@ -50,7 +52,8 @@ def _catalog() -> dict[str, Accelerator]:
     found: dict[str, Accelerator] = {}
     for entry in data["accelerator"]:
         peaks = {k: Decimal(v) for k, v in entry["peak_tflops"].items()}
-        unknown = set(peaks) - set(PRECISIONS)
+        integer_peaks = {k: Decimal(v) for k, v in entry.get("peak_tops", {}).items()}
+        unknown = (set(peaks) - set(PRECISIONS)) | (set(integer_peaks) - set(INTEGER_PRECISIONS))
         if unknown:
             raise ValueError(f"{CATALOG_FILE.name}: {entry['name']}: unknown precision {unknown}")
         memory_bytes = Decimal(entry["memory_gib"]) * _GIB
@@ -59,6 +62,7 @@ def _catalog() -> dict[str, Accelerator]:
             memory_bytes=int(memory_bytes),
             peak_tflops=peaks,
             source=entry["source"],
+            peak_tops=integer_peaks,
         )
     return found
 
