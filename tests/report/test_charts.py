@@ -37,4 +37,5 @@ def test_every_chart_is_a_png_of_the_figure_size() -> None:
     ]
     # 7 × 3.6 inches at 110 dpi.
     assert {_png_size(p) for p in pngs} == {(770, 396)}
-    assert _png_size(scaling_fit_chart([3.1, 2.9], [3.0, 2.95], (2.4, 2.3, 2.5))) == (605, 462)
+    # 7 × 4.2 inches: the legend sits beside the axes, outside them.
+    assert _png_size(scaling_fit_chart([3.1, 2.9], [3.0, 2.95], (2.4, 2.3, 2.5))) == (770, 462)

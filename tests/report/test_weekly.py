@@ -53,7 +53,7 @@ def test_the_report_takes_accounting_by_week_from_the_review(tmp_path: Path) -> 
     tables = {t.title: t for t in report.tables}
     weeks = tables["Allocated GPU-hours by week"]
     assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48"]
-    assert weeks.rows[1][weeks.columns.index("lost_gpu_hours")] == 16.0
+    assert weeks.rows[1][weeks.columns.index("Lost")] == 16.0
     assert [c.title for c in report.charts] == ["Allocated GPU-hours by week"]
     gates = tables["Gate decisions"]
     assert gates.rows == [["retry", "101", "deny", "cause-unaddressed", "Deny."]]
