@@ -62,3 +62,14 @@ def test_plural_starts_with_the_count_and_is_singular_exactly_at_one(count: int,
     text = plural(count, word)
     assert text.startswith(f"{count:,} ")
     assert text.endswith(f" {word}") == (count == 1)
+
+
+def test_expectations_read_in_words() -> None:
+    from trainbudget.report.tables import check_words
+
+    assert check_words("expect_column_values_to_not_be_null(job_id)") == "job_id is never empty"
+    assert check_words("expect_compound_columns_to_be_unique(cluster,job_id,submit_time)") == (
+        "each (cluster, job_id, submit_time) appears once"
+    )
+    assert check_words("expect_table_row_count_to_be_between") == "has rows"
+    assert check_words("expect_something_new(x)") == ""

@@ -54,6 +54,8 @@ def _table(table: Table) -> str:
             f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in table.links
         )
         links = f'<p class="tablelinks">{items}</p>'
+    if not table.rows:
+        return f'<h3>{escape(table.title)}</h3>{note}<p class="note">None.</p>{links}'
     return (
         f"<h3>{escape(table.title)}</h3>{note}"
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'

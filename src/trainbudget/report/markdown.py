@@ -22,6 +22,8 @@ def render_table(table: Table) -> str:
     lines = [f"### {table.title}", ""]
     if table.note:
         lines += [f"_{table.note}_", ""]
+    if not table.rows:
+        return "\n".join([*lines, "None."])
     lines.append("| " + " | ".join(_cell(c) for c in table.columns) + " |")
     lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
     for number, row in enumerate(table.rows):

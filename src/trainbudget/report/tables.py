@@ -23,12 +23,23 @@ GATE_COLUMNS = [
 ]
 QUALITY_COLUMNS = [
     Column("dataset", "Data set"),
+    Column("check", "Check"),
     Column("expectation", "Expectation (Great Expectations)"),
     Column("success", "Held", fmt.yes_no),
     Column("observed", "Observed"),
     Column("unexpected_count", "Rows failing it", fmt.number),
 ]
 _UNEXPECTED = re.compile(r"^(\d+) unexpected of (\d+)$")
+_EXPECTATION = re.compile(r"^(expect_[a-z_]+)(?:\((.*)\))?$")
+# What each expectation the checkpoints use asks, in words ({} is its column list).
+_CHECKS = {
+    "expect_table_row_count_to_be_between": "has rows",
+    "expect_compound_columns_to_be_unique": "each ({}) appears once",
+    "expect_column_values_to_not_be_null": "{} is never empty",
+    "expect_column_values_to_be_between": "{} is within its bounds",
+    "expect_column_values_to_be_in_set": "{} is a known value",
+    "expect_column_max_to_be_between": "the latest {} is in the week (fresh data)",
+}
 
 
 def data_docs_links(quality: QualityReport, folder: Path) -> dict[str, str]:
@@ -61,9 +72,21 @@ def _observed(value: Any) -> str:
     return fmt.number(value) if isinstance(value, int | float) else str(value or "")
 
 
+def check_words(expectation: str) -> str:
+    """`expect_column_values_to_not_be_null(job_id)` → `job_id is never empty`."""
+    match = _EXPECTATION.match(expectation)
+    if not match or match[1] not in _CHECKS:
+        return ""
+    columns = ", ".join(c.strip() for c in (match[2] or "").split(",") if c.strip())
+    return _CHECKS[match[1]].format(columns or "the value")
+
+
 def quality_rows(quality: QualityReport) -> list[dict[str, Any]]:
-    """The checkpoint's outcomes with the observed value in words."""
-    return [r | {"observed": _observed(r["observed"])} for r in quality.rows()]
+    """The checkpoint's outcomes with the check and the observed value in words."""
+    return [
+        r | {"check": check_words(r["expectation"]), "observed": _observed(r["observed"])}
+        for r in quality.rows()
+    ]
 
 
 def quality_table(quality: QualityReport, note: str = "") -> Table:

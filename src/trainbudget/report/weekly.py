@@ -230,5 +230,11 @@ def build_weekly_report(
         summary=summary,
         tables=tables,
         charts=charts,
-        links=data_docs_links(quality, folder),
+        links=data_docs_links(quality, folder) | _csv_link(jobs),
     )
+
+
+def _csv_link(jobs: JobList | None) -> dict[str, str]:
+    if jobs is None or jobs.csv_href is None:
+        return {}
+    return {f"Every job of the week (CSV, {fmt.plural(jobs.total, 'job')})": jobs.csv_href}
