@@ -50,7 +50,8 @@ def test_top_n_by_allocated_hours_and_the_csv_holds_every_job(tmp_path: Path) ->
     assert largest[0]["allocated_gpu_hours"] == round(Decimal(21 * 40 * 8) / 3600, 12)
     table = jobs_table("2026-W47", JobList(largest, len(rows), "jobs.csv"))
     assert len(table.rows) == TOP_JOBS == 25
-    assert table.title == "The 25 largest of 40 jobs of 2026-W47"
+    assert table.title == "Jobs of 2026-W47"
+    assert table.note.startswith("The 25 largest of 40 jobs. By allocated GPU-hours")
     assert {"Lost", "Unverified", "Recovery", "Allocated GPU-hours"} <= set(table.columns)
     assert "Flags" not in table.columns  # job 7 is not among the largest
     page = render_html(Report("r", "s", tables=[table]))

@@ -39,16 +39,15 @@ class JobList:
 
 
 def jobs_table(week: str, jobs: JobList) -> Table:
-    """The largest jobs of `week` (columns no job fills, e.g. Flags, are left out)."""
+    """The largest jobs of `week` (columns no job fills, e.g. Flags, are left out); the title
+    stays `Jobs of <week>` whatever the count, so its Prefect artifact key is stable."""
     shown = len(jobs.largest)
-    if shown < jobs.total:
-        title = f"The {shown:,} largest of {fmt.plural(jobs.total, 'job')} of {week}"
-    else:
-        title = f"Jobs of {week}"
     note = (
         "By allocated GPU-hours, largest first; useful + recovery + lost + unverified = allocated."
     )
+    if shown < jobs.total:
+        note = f"The {shown:,} largest of {fmt.plural(jobs.total, 'job')}. " + note
     links = ()
     if jobs.csv_href is not None:
         links = ((f"All {fmt.plural(jobs.total, 'job')} as CSV ({jobs.csv_href})", jobs.csv_href),)
-    return Table.of(title, jobs.largest, JOB_COLUMNS, note, links)
+    return Table.of(f"Jobs of {week}", jobs.largest, JOB_COLUMNS, note, links)
