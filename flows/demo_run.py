@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from prefect import tags
 
 from prelaunch_estimate import prelaunch_estimate
 from trainbudget.demo_data import DEMO_BASELINE_LOSS, DEMO_CLUSTER, demo_inputs
+from trainbudget.report.index import write_index
 from weekly_review import weekly_review
 
 
@@ -39,23 +39,6 @@ def demo_parameters(out_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return prelaunch, weekly
 
 
-def write_index(out_dir: Path, reports: dict[str, str]) -> Path:
-    """index.html linking each run's report, relative to out_dir."""
-    items = "".join(
-        f'<li><a href="{escape(Path(path).relative_to(out_dir.resolve()).as_posix())}">'
-        f"{escape(name)}</a></li>"
-        for name, path in reports.items()
-    )
-    index = out_dir / "index.html"
-    index.write_text(
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        "<title>trainbudget demo</title></head><body><h1>trainbudget demo</h1>"
-        f"<ul>{items}</ul></body></html>\n",
-        encoding="utf-8",
-    )
-    return index
-
-
 def run_demo(out_dir: Path, on_step: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """Run the pre-launch flow, then the weekly review; return both results and the index."""
     out_dir = out_dir.resolve()
@@ -67,8 +50,5 @@ def run_demo(out_dir: Path, on_step: Callable[[str], None] = lambda _: None) -> 
     on_step("weekly review")
     with tags("trainbudget", "demo", "weekly-review"):
         second = weekly_review(**weekly)
-    index = write_index(
-        out_dir,
-        {"Pre-launch estimate": first["report"], "Weekly review": second["report"]},
-    )
+    index = write_index(out_dir, title="trainbudget demo")
     return {"index": str(index), "prelaunch": first, "weekly_review": second}

@@ -150,7 +150,7 @@ def estimate_gain(prepared: Prepared) -> Gain:
     target = predict_loss(law.params, fits, float(main.params), float(main.tokens), CONFIDENCE)
     source = f"scaling fit of {inputs.ablations.name}, {CONFIDENCE:.0%} bootstrap interval"
     predicted = predict_gain(target, inputs.baseline_loss, source)
-    return Gain(predicted, scaling_figures(points, law, target))
+    return Gain(predicted, scaling_figures(points, law, target, fits, CONFIDENCE))
 
 
 def summarize_traces(prepared: Prepared) -> list[RankSummary]:

@@ -48,7 +48,7 @@ def test_artifacts_read_back_with_the_client(prefect_server, completed_runs) -> 
         assert key in by_key, sorted(by_key)
     lines = orjson.loads(by_key["demo-1b-prelaunch-campaign-lines"].data)
     # The demo plan's fixed lines: pilots 4 runs × 4 GPUs × 3 h, evaluation 11 × 2 × 2.5 h.
-    hours = {line["work_class"]: line["gpu_hours"] for line in lines}
+    hours = {line["Work class"]: line["GPU-hours"] for line in lines}  # the report's headers
     assert hours["pilot"] == 48 and hours["evaluation"] == 55
     assert "**admission: admit**" in by_key["demo-1b-prelaunch-verdict"].data
 

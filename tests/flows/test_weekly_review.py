@@ -72,9 +72,10 @@ def test_week_jobs_artifact_matches_hand_accounting(reviewed) -> None:
     # Eleven evaluation jobs of 2 GPUs × 2.5 h, of which 3006 failed after 1 h, plus the
     # re-run 3012 (2 × 2.5 h): allocated 10·5 + 2 + 5 = 57; useful 55; lost 2.
     assert len(jobs) == 12
-    assert sum(j["allocated_gpu_hours"] for j in jobs) == pytest.approx(57.0)
-    assert sum(j["useful_gpu_hours"] for j in jobs) == pytest.approx(55.0)
-    assert sum(j["lost_gpu_hours"] for j in jobs) == pytest.approx(2.0)
+    # The report's headers (words with units) are the artifact's columns.
+    assert sum(j["Allocated GPU-hours"] for j in jobs) == pytest.approx(57.0)
+    assert sum(j["Useful"] for j in jobs) == pytest.approx(55.0)
+    assert sum(j["Lost"] for j in jobs) == pytest.approx(2.0)
     assert {"demo-1b-weekly-verdict", "demo-1b-weekly-report"} <= set(artifacts)
     verdict = artifacts["demo-1b-weekly-verdict"].data
     assert "**continuation: continue**" in verdict

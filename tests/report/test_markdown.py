@@ -33,5 +33,7 @@ def test_verdicts_lead_the_document() -> None:
 
 
 def test_numbers_are_rounded_for_display_only() -> None:
-    table = Table("n", ["gpu_hours", "jobs"], [[1252.0, 12000]])
-    assert "| 1,252.00 | 12,000 |" in render_table(table)
+    # An integral value shows bare; others to 2 places; separators either way.
+    table = Table("n", ["GPU-hours", "jobs"], [[1252.0, 12000], [1252.125, 3]])
+    assert "| 1,252 | 12,000 |" in render_table(table)
+    assert "| 1,252.12 | 3 |" in render_table(table)

@@ -53,7 +53,7 @@ def test_the_report_takes_accounting_by_week_from_the_review(tmp_path: Path) -> 
     tables = {t.title: t for t in report.tables}
     weeks = tables["Allocated GPU-hours by week"]
     assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48"]
-    assert weeks.rows[1][weeks.columns.index("lost_gpu_hours")] == 16.0
+    assert weeks.rows[1][weeks.columns.index("Lost")] == 16.0
     assert [c.title for c in report.charts] == ["Allocated GPU-hours by week"]
     gates = tables["Gate decisions"]
     assert gates.rows == [["retry", "101", "deny", "cause-unaddressed", "Deny."]]
@@ -72,3 +72,32 @@ def test_no_report_module_opens_or_reads_a_ledger() -> None:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
         }
         assert not calls & {"records", "query", "execute"}, path.name
+
+
+def test_without_a_job_list_the_report_shows_the_reviews_largest_jobs_in_hours(
+    tmp_path: Path,
+) -> None:
+    top = [
+        {"job_id": "7", "state": "NODE_FAIL", "work_class": "main", "gpus": 8,
+         "elapsed_seconds": 4500, "allocated": 36000, "useful": 21600, "recovery": 3600,
+         "lost": 7200, "unverified": 3600, "flags": None},
+    ]  # fmt: skip
+    totals = {f"{k}_gpu_hours": Decimal(0) for k in ("allocated", "useful", "recovery", "lost")}
+    review = Review(
+        jobs_path=None, totals={**totals, "unverified_gpu_hours": Decimal(0), "jobs": 1},
+        variance=None, diagnosis=[], breakdown=[], audit=[], calibration=[],
+        failure_fraction=None, tracked=[], top_jobs=top,
+    )  # fmt: skip
+    report = build_weekly_report(
+        parse_plan(PLAN), "2026-W48", review, [], QualityReport(True, (), None), tmp_path,
+        MfuChoice(None, "plan-hours"),
+    )  # fmt: skip
+    table = next(t for t in report.tables if t.title == "Jobs of 2026-W48")
+    cells = dict(
+        zip(table.columns, (table.cell(table.rows[0], i) for i in range(12)), strict=False)
+    )
+    # 36,000 GPU-seconds = 10 GPU-hours = 6 useful + 1 recovery + 2 lost + 1 unverified.
+    split = ("Allocated GPU-hours", "Useful", "Recovery", "Lost", "Unverified")
+    assert [cells[c] for c in split] == ["10", "6", "1", "2", "1"]
+    assert cells["Elapsed (h)"] == "1.25" and "Flags" not in table.columns
+    assert table.links == ()  # no CSV was written

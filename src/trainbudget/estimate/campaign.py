@@ -94,6 +94,11 @@ def _fmt(value: Numeric) -> str:
     return text
 
 
+def _count(count: int, word: str) -> str:
+    """`1 attempt`, `2 attempts`: a count in a line's arithmetic with its noun."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def main_peak(plan: Plan) -> Decimal:
     """One main-run GPU's dense peak FLOP/s: `gpu_tflops`, else the catalog at `precision`."""
     from trainbudget.estimate.catalog import get_accelerator
@@ -177,7 +182,7 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
             group.name,
             "planned",
             mul(group.runs, group.gpus, group.hours),
-            f"{group.runs} runs × {group.gpus} GPUs × {_fmt(group.hours)} h",
+            f"{_count(group.runs, 'run')} × {_count(group.gpus, 'GPU')} × {_fmt(group.hours)} h",
         )
         for group in plan.pilots
     ]
@@ -185,12 +190,12 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
     for suite in plan.evaluation:
         per_job = suite.hours + suite.load_hours + suite.write_hours
         if suite.jobs is not None:
-            jobs, how = suite.jobs, f"{suite.jobs} jobs"
+            jobs, how = suite.jobs, _count(suite.jobs, "job")
         else:
             jobs = suite.checkpoints * suite.suites * suite.replicas
             how = (
-                f"{suite.checkpoints} checkpoints × {suite.suites} suites × "
-                f"{suite.replicas} replicas"
+                f"{_count(suite.checkpoints, 'checkpoint')} × {_count(suite.suites, 'suite')} × "
+                f"{_count(suite.replicas, 'replica')}"
             )
         extra = ""
         if suite.load_hours or suite.write_hours:
@@ -204,7 +209,7 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
                 suite.name,
                 "planned",
                 mul(jobs, suite.gpus, per_job),
-                f"{how} × {suite.gpus} GPUs × {_fmt(per_job)} h{extra}",
+                f"{how} × {_count(suite.gpus, 'GPU')} × {_fmt(per_job)} h{extra}",
             )
         )
     lines += [
@@ -213,7 +218,7 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
             group.name,
             "planned",
             mul(group.runs, group.gpus, group.hours),
-            f"{group.runs} runs × {group.gpus} GPUs × {_fmt(group.hours)} h",
+            f"{_count(group.runs, 'run')} × {_count(group.gpus, 'GPU')} × {_fmt(group.hours)} h",
         )
         for group in plan.diagnostics
     ]
@@ -223,7 +228,7 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
             retry.name,
             "contingency",
             mul(retry.attempts, retry.gpus, retry.hours),
-            f"{retry.attempts} attempts × {retry.gpus} GPUs × {_fmt(retry.hours)} h",
+            f"{_count(retry.attempts, 'attempt')} × {_count(retry.gpus, 'GPU')} × {_fmt(retry.hours)} h",
         )
         for retry in plan.retries
     ]
@@ -348,8 +353,8 @@ def campaign_estimate(
                 "planned",
                 Decimal(0),
                 mul(storage_months, plan.prices.storage_gb_month_usd),
-                f"{ckpt.count} checkpoints × {_fmt(ckpt.size_gb)} GB × "
-                f"{_fmt(ckpt.retention_months)} months",
+                f"{_count(ckpt.count, 'checkpoint')} × {_fmt(ckpt.size_gb)} GB × "
+                f"{_fmt(ckpt.retention_months)} month{'' if ckpt.retention_months == 1 else 's'}",
                 gb_months=storage_months,
             )
         )

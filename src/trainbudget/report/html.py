@@ -7,11 +7,13 @@ network), so it can be mailed or opened offline.
 from __future__ import annotations
 
 import base64
+from decimal import Decimal
+from fractions import Fraction
 from html import escape
 
-from trainbudget.report.model import Report, Table, display
+from trainbudget.report.model import Report, Table
 
-_CSS = """
+CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;
 color:#1b1f24;padding:0 1rem;line-height:1.45}
 h1{margin-bottom:.2rem}.subtitle{color:#57606a;margin-top:0}
@@ -22,28 +24,42 @@ h1{margin-bottom:.2rem}.subtitle{color:#57606a;margin-top:0}
 .scroll{overflow-x:auto;margin:.4rem 0 1.4rem}
 table{border-collapse:collapse;font-size:.92rem}
 th,td{border:1px solid #d0d7de;padding:.25rem .6rem}th{background:#f6f8fa;text-align:left}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 figure{margin:1rem 0 2rem}figure img{max-width:100%;border:1px solid #d0d7de}
 .note{color:#57606a;font-size:.88rem}
+tr.flag td{background:#ffebe9}tr.flag td:first-child{border-left:.3rem solid #cf222e}
+.flagword{color:#cf222e;font-weight:600}
+.tablelinks{margin:-.8rem 0 1.4rem;font-size:.9rem}
+table.runs td{vertical-align:top}
+.chip{display:inline-block;border-left:.3rem solid #2da44e;background:#f6f8fa;padding:0 .4rem;
+margin:.1rem 0;white-space:nowrap}.chip.warn{border-color:#bf8700}.chip.bad{border-color:#cf222e}
 """
 
 
 def _table(table: Table) -> str:
     head = "".join(f"<th>{escape(c)}</th>" for c in table.columns)
     body = []
-    for row in table.rows:
+    for number, row in enumerate(table.rows):
         cells = []
-        for value in row:
-            numeric = isinstance(value, int | float) and not isinstance(value, bool)
-            numeric = numeric or type(value).__name__ in {"Decimal", "Fraction"}
-            css = ' class="num"' if numeric else ""
-            cells.append(f"<td{css}>{escape(display(value))}</td>")
-        body.append(f"<tr>{''.join(cells)}</tr>")
+        for index, value in enumerate(row):
+            numeric = isinstance(value, int | float | Decimal | Fraction)
+            css = ' class="num"' if numeric and not isinstance(value, bool) else ""
+            cells.append(f"<td{css}>{escape(table.cell(row, index))}</td>")
+        flag = ' class="flag"' if number in table.flagged else ""
+        body.append(f"<tr{flag}>{''.join(cells)}</tr>")
     note = f'<p class="note">{escape(table.note)}</p>' if table.note else ""
+    links = ""
+    if table.links:
+        items = " · ".join(
+            f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in table.links
+        )
+        links = f'<p class="tablelinks">{items}</p>'
+    if not table.rows:
+        return f'<h3>{escape(table.title)}</h3>{note}<p class="note">None.</p>{links}'
     return (
         f"<h3>{escape(table.title)}</h3>{note}"
         f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
+        f"<tbody>{''.join(body)}</tbody></table></div>{links}"
     )
 
 
@@ -53,7 +69,7 @@ def render_html(report: Report) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(report.title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{escape(report.title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{escape(report.title)}</h1>",
         f'<p class="subtitle">{escape(report.subtitle)}</p>',
     ]

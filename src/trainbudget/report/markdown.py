@@ -9,8 +9,12 @@ from __future__ import annotations
 from trainbudget.report.model import Report, Table, display
 
 
+def _text(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def _cell(value: object) -> str:
-    return display(value).replace("|", "\\|").replace("\n", " ")
+    return _text(display(value))
 
 
 def render_table(table: Table) -> str:
@@ -18,9 +22,17 @@ def render_table(table: Table) -> str:
     lines = [f"### {table.title}", ""]
     if table.note:
         lines += [f"_{table.note}_", ""]
+    if not table.rows:
+        return "\n".join([*lines, "None."])
     lines.append("| " + " | ".join(_cell(c) for c in table.columns) + " |")
     lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
-    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table.rows]
+    for number, row in enumerate(table.rows):
+        cells = [_text(table.cell(row, i)) for i in range(len(row))]
+        if number in table.flagged and cells:
+            cells[0] = f"**{cells[0]}**"
+        lines.append("| " + " | ".join(cells) + " |")
+    if table.links:
+        lines += ["", " · ".join(f"[{label}]({href})" for label, href in table.links)]
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from trainbudget.output import fmt_number
+from trainbudget.report.format import Column, Formatter, number
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,39 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Table:
-    """A titled table; `rows` are lists aligned with `columns`."""
+    """A titled table; `rows` are lists aligned with `columns` (headers in words, with units);
+    `formats` (aligned too, or empty) say how each column's cells show."""
 
     title: str
     columns: list[str]
     rows: list[list[Any]]
     note: str = ""
+    formats: tuple[Formatter | None, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()  # (label, href) shown under the table
+    flagged: tuple[int, ...] = ()  # indices of rows to show flagged (e.g. over plan)
+
+    @classmethod
+    def of(
+        cls,
+        title: str,
+        records: list[dict[str, Any]],
+        columns: list[Column],
+        note: str = "",
+        links: tuple[tuple[str, str], ...] = (),
+        flagged: tuple[int, ...] = (),
+    ) -> Table:
+        """A table of `records` showing `columns` (key, header, formatter) in that order; a
+        column with no value in any record is left out."""
+        columns = [c for c in columns if any(r.get(c.key) not in (None, "") for r in records)]
+        rows = [[r.get(c.key) for c in columns] for r in records]
+        formats = tuple(c.fmt for c in columns)
+        return cls(title, [c.header for c in columns], rows, note, formats, links, flagged)
+
+    def cell(self, row: list[Any], index: int) -> str:
+        """Cell `index` of `row` as a person reads it."""
+        fmt = self.formats[index] if index < len(self.formats) else None
+        value = row[index]
+        return display(value) if fmt is None or value is None else fmt(value)
 
     @classmethod
     def from_records(cls, title: str, records: list[dict[str, Any]], note: str = "") -> Table:
@@ -65,15 +92,11 @@ class Report:
 
 
 def display(value: Any) -> str:
-    """A cell as a person reads it: numbers rounded to 2 places with separators, '' for None."""
+    """A cell as a person reads it: separators, 2 decimals (integral values bare), '' for None."""
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float | Decimal | Fraction):
-        return fmt_number(value, 2)
+    if isinstance(value, bool | int | float | Decimal | Fraction):
+        return number(value)
     if isinstance(value, Path):
         return str(value)
     return str(value)

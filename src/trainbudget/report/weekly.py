@@ -7,15 +7,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from trainbudget.gates.outcome import GateOutcome
+from trainbudget.report import format as fmt
 from trainbudget.report.charts import (
     allocation_by_week_chart,
     plan_vs_actual_chart,
     sensitivity_chart,
 )
+from trainbudget.report.format import Column
+from trainbudget.report.jobs import JobList, jobs_table
 from trainbudget.report.model import Chart, Report, Table, Verdict
+from trainbudget.report.prelaunch import sensitivity_terms
+from trainbudget.report.tables import (
+    GATE_COLUMNS,
+    data_docs_links,
+    gate_rows,
+    quality_table,
+    table_row_count,
+)
 from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
@@ -24,39 +33,84 @@ if TYPE_CHECKING:
     from trainbudget.quality.checkpoint import QualityReport
     from trainbudget.reconcile.review import Review
 
-JOB_COLUMNS = (
-    "job_id",
-    "state",
-    "work_class",
-    "experiment_id",
-    "gpus",
-    "allocated_gpu_hours",
-    "useful_gpu_hours",
-    "recovery_gpu_hours",
-    "lost_gpu_hours",
-    "unverified_gpu_hours",
-)
+VARIANCE_COLUMNS = [
+    Column("work_class", "Work class"),
+    Column("planned_gpu_hours", "Planned GPU-hours", fmt.gpu_hours),
+    Column("actual_gpu_hours", "Actual GPU-hours", fmt.gpu_hours),
+    Column("variance_gpu_hours", "Actual − planned (GPU-hours)", fmt.gpu_hours),
+    Column("variance_usd", "Actual − planned (USD)", fmt.usd),
+    Column("remaining_gpu_hours", "Plan remaining (GPU-hours)", fmt.gpu_hours),
+    Column("status", "Against plan"),
+]
+SENSITIVITY_COLUMNS = [
+    Column("attempts", "Attempts n", fmt.number),
+    Column("failure_fraction", "Measured f", fmt.percent),
+    Column("gpu_hours", "Campaign GPU-hours", fmt.gpu_hours),
+    Column("within_ceiling", "Within the ceiling", fmt.yes_no),
+]
+WEEK_COLUMNS = [
+    Column("week", "Week"),
+    Column("allocated_gpu_hours", "Allocated GPU-hours", fmt.gpu_hours),
+    Column("useful_gpu_hours", "Useful", fmt.gpu_hours),
+    Column("recovery_gpu_hours", "Recovery", fmt.gpu_hours),
+    Column("lost_gpu_hours", "Lost", fmt.gpu_hours),
+    Column("unverified_gpu_hours", "Unverified", fmt.gpu_hours),
+]
+DIAGNOSIS_COLUMNS = [Column("step", "Check"), Column("finding", "Finding")]
 
 
-def data_docs_links(quality: QualityReport, folder: Path) -> dict[str, str]:
-    """A link to the run's Great Expectations Data Docs, relative to the report's folder."""
-    if quality.docs_index is None:
-        return {}
-    return {"Great Expectations Data Docs": quality.docs_index.relative_to(folder).as_posix()}
+def variance_rows(
+    by_work_class: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+    """Actual versus plan per work class with a status in words; the rows over their plan."""
+    rows, over = [], []
+    for index, row in enumerate(by_work_class):
+        planned, actual = row["planned_gpu_hours"] or 0, row["actual_gpu_hours"] or 0
+        if actual > planned and planned:
+            status = (
+                f"OVER PLAN by {fmt.gpu_hours(actual - planned)} GPU-hours "
+                f"({fmt.percent((actual - planned) / planned, 0)})"
+            )
+        elif actual > planned:
+            status = "OVER PLAN: nothing was planned"
+        else:
+            status = "within plan"
+        if actual > planned:
+            over.append(index)
+        rows.append(row | {"status": status})
+    return rows, tuple(over)
 
 
-def gate_rows(gates: list[GateOutcome]) -> list[dict[str, Any]]:
-    """One table row per gate decision (the retry gate names its job)."""
-    return [
-        {
-            "gate": g.gate,
-            "job_id": g.inputs.get("job_id", ""),
-            "outcome": g.outcome,
-            "reason": g.reason,
-            "sentence": g.sentence,
-        }
-        for g in gates
+def _job_list(review: Review) -> JobList:
+    """The review's own largest jobs (GPU-seconds) when the procedure gave no JobList."""
+    from trainbudget.reconcile.variance import gpu_hours
+
+    largest = [
+        j | {f"{k}_gpu_hours": gpu_hours(j[k] or 0) for k in _CLASSES} for j in review.top_jobs
     ]
+    return JobList(largest, int(review.totals.get("jobs") or len(largest)), None)
+
+
+_CLASSES = ("allocated", "useful", "recovery", "lost", "unverified")
+
+
+def _sacct_note(review: Review, quality: QualityReport, week: str) -> str:
+    """Why the sacct checks count other lines than the diagnosis does (job lines, all weeks)."""
+    checked = table_row_count(quality, "sacct")
+    lines = next((f.get("sacct_lines") for f in review.diagnosis if "sacct_lines" in f), None)
+    if checked is None:
+        return ""
+    note = (
+        f"The sacct checks read the {fmt.plural(checked, 'job line')} landed (one per job, "
+        "step lines excluded, every week landed)"
+    )
+    if lines:
+        note += (
+            f"; the diagnosis's {fmt.plural(lines, 'sacct line')} are the "
+            f"{fmt.plural(int(review.totals.get('jobs') or 0), 'job')} of {week} with their "
+            "step lines (batch, extern and job steps repeat the job's allocation)"
+        )
+    return note + "."
 
 
 def weekly_verdicts(gates: list[GateOutcome], quality: QualityReport) -> list[Verdict]:
@@ -81,22 +135,23 @@ def build_weekly_report(
     quality: QualityReport,
     folder: Path,
     mfu: MfuChoice,
+    jobs: JobList | None = None,
 ) -> Report:
     """The weekly review's report for `week` (ISO `YYYY-Www`), from the review's typed result
-    (its jobs JSON written) and the gate outcomes; `mfu` priced the plan's main run."""
+    and the gate outcomes; `mfu` priced the plan's main run; `jobs` the largest jobs and the
+    whole list's CSV (default: the review's own largest jobs, no CSV)."""
     totals = review.totals
     by_week = list(review.accounting_by_week)
-    jobs = orjson.loads(review.jobs_path.read_bytes())
+    hours = {k: fmt.gpu_hours(totals[f"{k}_gpu_hours"]) for k in _CLASSES}
     summary = [
-        f"{totals['jobs']} allocations in {week}: {float(totals['allocated_gpu_hours']):,.2f} "
-        f"GPU-hours allocated = useful {float(totals['useful_gpu_hours']):,.2f} + recovery "
-        f"{float(totals['recovery_gpu_hours']):,.2f} + lost {float(totals['lost_gpu_hours']):,.2f}"
-        f" + unverified {float(totals['unverified_gpu_hours']):,.2f}.",
+        f"{fmt.plural(totals['jobs'], 'allocation')} in {week}: {hours['allocated']} GPU-hours "
+        f"allocated = useful {hours['useful']} + recovery {hours['recovery']} + lost "
+        f"{hours['lost']} + unverified {hours['unverified']}.",
     ]
     if review.failure_fraction is not None:
         summary.append(
             f"Measured failure and recovery fraction of the main run f = (lost + recovery) / "
-            f"useful = {float(review.failure_fraction):.3f}."
+            f"useful = {fmt.percent(review.failure_fraction)}."
         )
     summary.append(f"Main-run MFU: {mfu.describe()}.")
     tables: list[Table] = []
@@ -104,43 +159,62 @@ def build_weekly_report(
     variance = review.variance
     if variance is not None:
         summary.append(
-            f"Campaign to date: {float(variance['actual_gpu_hours']):,.2f} of "
-            f"{float(variance['planned_gpu_hours']):,.2f} planned GPU-hours; projected "
-            f"{float(variance['projected_gpu_hours']):,.2f} against the ceiling of "
-            f"{float(variance['ceiling_gpu_hours']):,.2f}."
+            f"Campaign to date: {fmt.gpu_hours(variance['actual_gpu_hours'])} of "
+            f"{fmt.gpu_hours(variance['planned_gpu_hours'])} planned GPU-hours; projected "
+            f"{fmt.gpu_hours(variance['projected_gpu_hours'])} against the ceiling of "
+            f"{fmt.gpu_hours(variance['ceiling_gpu_hours'])}."
         )
+        rows, over = variance_rows(variance["by_work_class"])
+        if over:
+            names = ", ".join(str(rows[i]["work_class"]) for i in over)
+            summary.append(f"Over plan: {names} (flagged in the table below).")
         tables.append(
-            Table.from_records("Actual versus plan by work class", variance["by_work_class"])
+            Table.of("Actual versus plan by work class", rows, VARIANCE_COLUMNS, flagged=over)
         )
         charts.append(
             Chart(
                 "Plan versus actual",
                 plan_vs_actual_chart(variance["by_work_class"]),
-                "Planned and allocated GPU-hours per work class, campaign to date.",
+                "Planned and allocated GPU-hours per work class, campaign to date; a red bar is "
+                "over its plan, by the amount in brackets.",
             )
         )
         grid = variance.get("sensitivity_at_measured_f") or []
         if grid:
-            tables.append(Table.from_records("Sensitivity at the measured f", grid))
+            planned = {r["work_class"]: r["planned_gpu_hours"] for r in variance["by_work_class"]}
+            base, main_hours = sensitivity_terms(planned)
+            measured = float(grid[0]["failure_fraction"])
+            tables.append(
+                Table.of(
+                    "Sensitivity at the measured f", grid, SENSITIVITY_COLUMNS,
+                    "Campaign GPU-hours P + n·T·(1+f) + E at the main run's measured failure "
+                    "and recovery fraction f, for each planned number of attempts n.",
+                )
+            )  # fmt: skip
             charts.append(
                 Chart(
                     "Sensitivity",
-                    sensitivity_chart(grid, variance["ceiling_gpu_hours"]),
-                    "P + n·T·(1+f) + E at the measured failure fraction, against the ceiling.",
+                    sensitivity_chart(
+                        grid, variance["ceiling_gpu_hours"], base, main_hours, measured
+                    ),
+                    "P + n·T·(1+f) + E for every f, one line per number of attempts n; the dots "
+                    "are the measured f (dotted line), the dashed line the ceiling.",
                 )
             )
-    tables.append(Table.from_records("Gate decisions", gate_rows(gates)))
+    tables.append(Table.of("Gate decisions", gate_rows(gates), GATE_COLUMNS))
     tables.append(
-        Table.from_records(
-            "Diagnosis, in the seed's order",
-            [{"step": f["step"], "finding": f["summary"]} for f in review.diagnosis],
+        Table.of(
+            "Diagnosis, step by step",
+            [
+                {"step": str(f["step"]).replace("-", " ").capitalize(), "finding": f["summary"]}
+                for f in review.diagnosis
+            ],
+            DIAGNOSIS_COLUMNS,
         )
     )
-    tables.append(
-        Table.from_records(f"Jobs of {week}", [{c: j.get(c) for c in JOB_COLUMNS} for j in jobs])
-    )
+    tables.append(jobs_table(week, jobs if jobs is not None else _job_list(review)))
     if by_week:
-        tables.append(Table.from_records("Allocated GPU-hours by week", by_week))
+        tables.append(Table.of("Allocated GPU-hours by week", by_week, WEEK_COLUMNS))
         charts.append(
             Chart(
                 "Allocated GPU-hours by week",
@@ -148,7 +222,7 @@ def build_weekly_report(
                 "Every allocated GPU-hour is useful, recovery, lost or unverified.",
             )
         )
-    tables.append(Table.from_records("Data-quality expectations", quality.rows()))
+    tables.append(quality_table(quality, _sacct_note(review, quality, week)))
     return Report(
         title=f"Weekly review: {plan.campaign}, {week}",
         subtitle=f"generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by trainbudget",
@@ -156,5 +230,11 @@ def build_weekly_report(
         summary=summary,
         tables=tables,
         charts=charts,
-        links=data_docs_links(quality, folder),
+        links=data_docs_links(quality, folder) | _csv_link(jobs),
     )
+
+
+def _csv_link(jobs: JobList | None) -> dict[str, str]:
+    if jobs is None or jobs.csv_href is None:
+        return {}
+    return {f"Every job of the week (CSV, {fmt.plural(jobs.total, 'job')})": jobs.csv_href}
