@@ -278,8 +278,14 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
         mfu=result.mfu,
         gates=result.gates,
         report=report_html,
-        extra={"totals": result.review.totals},
+        extra={"totals": result.review.totals, "goodput": _goodput(result)},
     )
+
+
+def _goodput(result: WeeklyResult) -> dict[str, Any]:
+    from trainbudget.reconcile.goodput import goodput_payload
+
+    return goodput_payload(result.review.goodput, result.plan.campaign)
 
 
 def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict[str, Any]]:

@@ -126,7 +126,16 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/calibrate/audit_runs",
                 "reconcile/summarize/jobs_copy",
                 "reconcile/summarize/double_counts",
+                "reconcile/review/goodput_by_week",
             ),
+        ),
+        Relation(
+            "goodput_stretches",
+            "reconcile/review/goodput_stretches",
+            (),
+            ("alloc_id", "cause", "start_s", "end_s"),
+            ("reconcile/review/goodput_by_week",),
+            filled_by="reconcile.goodput.goodput_stretch_rows",
         ),
         Relation(
             "audit_ratios",

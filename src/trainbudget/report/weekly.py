@@ -15,6 +15,7 @@ from trainbudget.report.charts import (
     plan_vs_actual_chart,
     sensitivity_chart,
 )
+from trainbudget.report.goodput import goodput_section
 from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.verdicts import verdict_of
 
@@ -129,6 +130,9 @@ def build_weekly_report(
                     "P + n·T·(1+f) + E at the measured failure fraction, against the ceiling.",
                 )
             )
+    goodput_lines, goodput_tables = goodput_section(review, plan.campaign)
+    summary += goodput_lines
+    tables += goodput_tables
     tables.append(Table.from_records("Gate decisions", gate_rows(gates)))
     tables.append(
         Table.from_records(
