@@ -168,6 +168,10 @@ def review_week(
         planned = estimate_campaign(plan, mfu)
     tolerance = prepared.inputs.clock_tolerance_s
     result = review(ledger, plan, prepared.bounds, tolerance, planned)
+    if plan is not None:
+        from trainbudget.reliability.measured import store_measured
+
+        store_measured(ledger, plan.campaign, prepared.week, result)
     return plan, mfu, result
 
 

@@ -17,19 +17,20 @@ def _n(value: Any, places: int = 2) -> str:
     return "-" if value is None else f"{float(value):,.{places}f}"
 
 
-def render_goodput(console: Console, goodput: dict[str, Any]) -> None:
-    """One row per week and the total: ETTR, allocated, badput GPU-hours by cause, queue wait."""
+def render_goodput(console: Console, goodput: dict[str, Any], last_weeks: int = 6) -> None:
+    """ETTR, allocated, badput GPU-hours by cause and queue wait: a column per week (the last
+    `last_weeks`; the JSON has them all) and one for the campaign total."""
     if not goodput["weeks"]:
         console.print("Goodput: no main-run jobs (work class main) reviewed.")
         return
-    title = f"Goodput of the main run ({goodput['campaign'] or 'all'}), GPU-hours"
-    table = Table(title=title)
-    for column in ("week", "ETTR", "allocated", *CAUSE_COLUMNS, "queue wait h"):
-        table.add_column(column.replace("_", " "), justify="left" if column == "week" else "right")
-    for row in (*goodput["weeks"], goodput["total"]):
-        badput = row["badput_gpu_hours"]
-        table.add_row(
-            row["week"], _n(row["ettr"], 3), _n(row["allocated_gpu_hours"]),
-            *(_n(badput[c]) for c in CAUSE_COLUMNS), _n(row["queue_wait_hours"]),
-        )  # fmt: skip
+    columns = [*goodput["weeks"][-last_weeks:], goodput["total"]]
+    table = Table(title=f"Goodput of the main run ({goodput['campaign'] or 'all'}), GPU-hours")
+    table.add_column("")
+    for row in columns:
+        table.add_column(row["week"], justify="right")
+    table.add_row("ETTR", *(_n(r["ettr"], 3) for r in columns))
+    table.add_row("allocated", *(_n(r["allocated_gpu_hours"]) for r in columns))
+    for cause in CAUSE_COLUMNS:
+        table.add_row(cause.replace("_", " "), *(_n(r["badput_gpu_hours"][cause]) for r in columns))
+    table.add_row("queue wait (h, beside)", *(_n(r["queue_wait_hours"]) for r in columns))
     console.print(table)
