@@ -159,8 +159,11 @@ def campaign_goodput(
     return tuple(weeks)
 
 
-def total(weeks: tuple[GoodputWeek, ...], campaign: str | None) -> GoodputWeek:
-    """The campaign to date: the weeks summed (week 'total')."""
+def total(
+    weeks: tuple[GoodputWeek, ...], campaign: str | None, until: str | None = None
+) -> GoodputWeek:
+    """The campaign to date: the weeks up to `until` (ISO week; None: all) summed."""
+    weeks = tuple(w for w in weeks if until is None or w.week <= until)
     causes = {c: sum(w.causes[c] for w in weeks) for c in CAUSES}
     return GoodputWeek(
         campaign=campaign,

@@ -69,7 +69,7 @@ def store_measured(ledger: Ledger, campaign: str, week: str | None, review: Revi
         for t in review.tracked
         if t.alloc_id in main and t.timeline.resumed_from_step > 0 and t.split.recovery_s
     ]
-    to_date = total(review.goodput, campaign)
+    to_date = total(review.goodput, campaign, week)
     ledger.execute(
         "reliability/calibrate/measured_upsert",
         campaign=campaign,

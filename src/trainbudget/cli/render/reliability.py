@@ -16,6 +16,14 @@ def _interval(pair: list[Any] | None, places: int = 2) -> str:
     return "-" if not pair else f"{_n(pair[0], places)} – {_n(pair[1], places)}"
 
 
+def _fitted(row: dict[str, Any]) -> str:
+    if row["fitted_mtbf_hours"] is None:
+        return "-"
+    pair = row["fitted_mtbf_interval_hours"]
+    extra = f" ({_n(pair[0], 1)}–{_n(pair[1], 1)})" if pair else ""
+    return f"{_n(row['fitted_mtbf_hours'], 1)}{extra}"
+
+
 def render_reliability(console: Console, p: dict[str, Any]) -> None:
     """The history by GPU count, then the fit (or why there is none), then the medians."""
     console.print(
@@ -23,14 +31,13 @@ def render_reliability(console: Console, p: dict[str, Any]) -> None:
         f"{p['interruptions']:,} interruptions"
     )
     table = Table(title="Interruptions by job GPU count (MTBF of one job, hours)")
-    for column in ("GPUs", "jobs", "interruptions", "GPU-h at risk", "observed MTBF",
-                   "fitted MTBF", "90% interval", "fleet prior"):  # fmt: skip
-        table.add_column(column, justify="right")
+    for column in ("GPUs", "jobs", "interrupted", "GPU-h at risk", "observed",
+                   "fitted (90% interval)", "fleet prior"):  # fmt: skip
+        table.add_column(column, justify="right", no_wrap=column.startswith("fitted"))
     for r in p["history"]:
         table.add_row(
-            str(r["gpus"]), str(r["jobs"]), str(r["interruptions"]), _n(r["gpu_hours_at_risk"]),
-            _n(r["observed_mtbf_hours"]), _n(r["fitted_mtbf_hours"]),
-            _interval(r["fitted_mtbf_interval_hours"]), _n(r["fleet_prior_mtbf_hours"]),
+            str(r["gpus"]), str(r["jobs"]), str(r["interruptions"]), _n(r["gpu_hours_at_risk"], 1),
+            _n(r["observed_mtbf_hours"]), _fitted(r), _n(r["fleet_prior_mtbf_hours"], 1),
         )  # fmt: skip
     console.print(table)
     fit, prior = p["fit"], p["fleet_prior"]
