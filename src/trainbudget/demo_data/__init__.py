@@ -1,6 +1,7 @@
 """The bundled demo campaign `demo-1b`: plan, pilot logs, traces, ablations, three weeks of
-sacct, registry, progress and manifest, and the cluster's earlier failure history. Generated files only: the generator is a development
-tool outside the package (`python -m tools.demo_data.generate` in the repository).
+sacct, registry, progress and manifest, and the cluster's earlier failure history. Generated
+files only: the generator is a development tool outside the package
+(`python -m tools.demo_data.generate` in the repository).
 """
 
 from __future__ import annotations
