@@ -21,7 +21,8 @@ PLAN = REPO / "examples" / "demo-7b.plan.yaml"
 @pytest.fixture
 def worked(tmp_path: Path, write_sacct) -> dict[str, Path]:
     """Jobs 101/102 of DESIGN.md, plus: 102's first new step at 12:30 (step 810), a 10-minute
-    blocking write on 101's accepted checkpoint, 102 queued 1 h, and a pilot that is not main."""
+    blocking write on 101's accepted checkpoint, 102 queued 1 h, a pilot that is not main and
+    a main job cancelled while pending (it never started)."""
     sacct = write_sacct([
         sacct_line("101", "NODE_FAIL", elapsed_raw="36000", start="2026-11-23T00:00:00",
                    end="2026-11-23T10:00:00"),
@@ -29,13 +30,16 @@ def worked(tmp_path: Path, write_sacct) -> dict[str, Path]:
                    start="2026-11-23T12:00:00", end="2026-11-23T22:30:00"),
         sacct_line("201", elapsed_raw="10800", start="2026-11-24T00:00:00",
                    end="2026-11-24T03:00:00", tres="cpu=32,gres/gpu=4"),
+        sacct_line("501", "CANCELLED by 1001", elapsed="00:00", elapsed_raw="0",
+                   start="None", end="2026-11-25T00:05:00", tres=""),
     ])  # fmt: skip
     registry = tmp_path / "registry.csv"
     registry.write_text(
         "job_id,experiment_id,work_class,code_revision,data_snapshot,result_valid\n"
         "101,exp-main,main,abc,snap1,\n"
         "102,exp-main,main,abc,snap1,true\n"
-        "201,exp-pilot,pilot,abc,snap1,true\n",
+        "201,exp-pilot,pilot,abc,snap1,true\n"
+        "501,exp-main,main,abc,snap1,\n",
         encoding="utf-8",
     )
     events = [

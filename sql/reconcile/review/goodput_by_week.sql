@@ -4,8 +4,9 @@
 --      invalid_result of the main run in that week, one row per week in order. The main run:
 --      main-class jobs and the retry-class jobs of an experiment that has a main-class job.
 --      Each stretch counts in each week by its seconds there (as accounting_by_week.sql), so
---      the weeks sum to the whole allocation. Queue wait (Submit → Start) counts in the
---      week the job started; it is beside the allocation, not part of it.
+--      the weeks sum to the whole allocation. Jobs started and their queue wait (Submit →
+--      Start) count in the week they started (a job cancelled while pending in none); queue
+--      wait is beside the allocation, not part of it.
 WITH main_experiments AS (
     SELECT DISTINCT experiment_id FROM job_accounting
     WHERE work_class = 'main' AND experiment_id IS NOT NULL
@@ -15,6 +16,7 @@ WITH main_experiments AS (
            job_recovery_seconds AS r, job_useful_seconds AS u, job_lost_seconds AS l,
            job_unverified_seconds AS v,
            list_contains(flags, 'result-invalid') AS invalid,
+           start_time IS NOT NULL AS ran,
            CASE WHEN start_time IS NOT NULL AND submit_time IS NOT NULL
                 THEN greatest(0, CAST(epoch(start_time) - epoch(submit_time) AS BIGINT))
            END AS wait_s
@@ -43,7 +45,7 @@ WITH main_experiments AS (
 ), started AS (
     SELECT (t0 - 345600) // 604800 * 604800 + 345600 AS ws, count(*) AS jobs,
            sum(wait_s) AS queue_wait_seconds, sum(wait_s * gpus) AS queue_wait_gpu_seconds
-    FROM jobs GROUP BY ALL
+    FROM jobs WHERE ran GROUP BY ALL
 ), week_list AS (
     SELECT ws FROM parts WHERE part = 'allocated' AND gs > 0 UNION SELECT ws FROM started
 )
