@@ -168,6 +168,10 @@ def review_week(
         planned = estimate_campaign(plan, mfu)
     tolerance = prepared.inputs.clock_tolerance_s
     result = review(ledger, plan, prepared.bounds, tolerance, planned)
+    if plan is not None:
+        from trainbudget.reliability.measured import store_measured
+
+        store_measured(ledger, plan.campaign, prepared.week, result)
     return plan, mfu, result
 
 
@@ -288,8 +292,14 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
         mfu=result.mfu,
         gates=result.gates,
         report=report_html,
-        extra={"totals": result.review.totals},
+        extra={"totals": result.review.totals, "goodput": _goodput(result)},
     )
+
+
+def _goodput(result: WeeklyResult) -> dict[str, Any]:
+    from trainbudget.reconcile.goodput import goodput_payload
+
+    return goodput_payload(result.review.goodput, result.plan.campaign)
 
 
 def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict[str, Any]]:

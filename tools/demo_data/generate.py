@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tools.demo_data.history import history_jobs
 from tools.demo_data.measurements import ablation_rows, pilot_rows, trace_document
 from tools.demo_data.records import (
     SACCT_FIELDS,
@@ -51,6 +52,12 @@ def write_demo_data(root: Path = DEMO_DIR) -> list[Path]:
         lines = [SACCT_FIELDS] + [ln for j in jobs if iso_week(j) == week for ln in sacct_lines(j)]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         written.append(path)
+    history = history_jobs(np.random.default_rng(SEED + 1))
+    (root / "history").mkdir(exist_ok=True)
+    path = root / "history" / "sacct-2026-W40-W44.psv"
+    lines = [SACCT_FIELDS] + [ln for j in history for ln in sacct_lines(j)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written.append(path)
     _write_csv(root / "registry.csv", registry_rows(jobs))
     _write_csv(root / "manifest.csv", manifest_rows())
     events = sorted((e for j in jobs for e in j.events), key=lambda e: (e["time"], e["job_id"]))

@@ -24,6 +24,7 @@ from trainbudget.cli.commands import ledger as ledger_commands
 from trainbudget.cli.commands import pilot as pilot_commands
 from trainbudget.cli.commands import prelaunch as prelaunch_commands
 from trainbudget.cli.commands import reconcile as reconcile_commands
+from trainbudget.cli.commands import reliability as reliability_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
@@ -76,6 +77,7 @@ app.command("decide")(decide_commands.decide)
 app.command("stop-rules")(stop_rules_commands.stop_rules)
 app.command("prelaunch")(prelaunch_commands.prelaunch)
 app.command("reconcile")(reconcile_commands.reconcile)
+app.command("reliability")(reliability_commands.reliability)
 app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)

@@ -1,6 +1,7 @@
 """The bundled demo campaign `demo-1b`: plan, pilot logs, traces, ablations, three weeks of
-sacct, registry, progress and manifest. Generated files only: the generator is a development
-tool outside the package (`python -m tools.demo_data.generate` in the repository).
+sacct, registry, progress and manifest, and the cluster's earlier failure history. Generated
+files only: the generator is a development tool outside the package
+(`python -m tools.demo_data.generate` in the repository).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class DemoInputs:
     progress: Path
     manifest: Path
     review_week: str = DEMO_REVIEW_WEEK
+    # The cluster's failure history before the campaign (other teams' jobs, untracked): what
+    # `trainbudget reliability` and `mtbf: ledger` fit. The demo flows do not land it.
+    history: tuple[Path, ...] = ()
 
 
 def demo_inputs(root: Path = DEMO_DIR) -> DemoInputs:
@@ -44,4 +48,5 @@ def demo_inputs(root: Path = DEMO_DIR) -> DemoInputs:
         registry=root / "registry.csv",
         progress=root / "progress.jsonl",
         manifest=root / "manifest.csv",
+        history=tuple(sorted((root / "history").glob("*.psv"))),
     )

@@ -90,6 +90,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/review/registry_links",
                 "reconcile/review/progress_allocations",
                 "reconcile/review/job_accounting",
+                "reliability/history/job_exposures",
             ),
         ),
         Relation(
@@ -97,7 +98,11 @@ RELATIONS: Mapping[str, Relation] = {
             "reconcile/review/registry_links",
             ("allocations",),
             ("alloc_id", *_LINK),
-            ("reconcile/review/progress_allocations", "reconcile/review/job_accounting"),
+            (
+                "reconcile/review/progress_allocations",
+                "reconcile/review/job_accounting",
+                "reliability/history/job_exposures",
+            ),
         ),
         Relation(
             "job_splits",
@@ -126,7 +131,17 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/calibrate/audit_runs",
                 "reconcile/summarize/jobs_copy",
                 "reconcile/summarize/double_counts",
+                "reconcile/review/goodput_by_week",
+                "reliability/calibrate/main_run_jobs",
             ),
+        ),
+        Relation(
+            "goodput_stretches",
+            "reconcile/review/goodput_stretches",
+            (),
+            ("alloc_id", "cause", "start_s", "end_s"),
+            ("reconcile/review/goodput_by_week",),
+            filled_by="reconcile.goodput.goodput_stretch_rows",
         ),
         Relation(
             "audit_ratios",

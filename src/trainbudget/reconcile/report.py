@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.gates.weekly import with_continuation
+from trainbudget.reconcile.goodput import goodput_payload
 
 if TYPE_CHECKING:
     from trainbudget.weekly import ReconcileResult
@@ -30,4 +31,5 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "failure_fraction": rv.failure_fraction,
         "estimate_audit": rv.audit,
         "calibration": rv.calibration,
+        "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
     }

@@ -19,6 +19,7 @@ from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
+from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
 from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
 from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tracked_jobs
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
@@ -69,7 +70,8 @@ class Review:
     `accounting_by_week` GPU-hours per ISO week over everything reconciled; `jobs` the
     handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
     JSON array of the week's jobs once `write_jobs` has written it; `warnings` the lines for
-    stderr that the diagnosis raised (probable double counts).
+    stderr that the diagnosis raised (probable double counts); `goodput` the main run's ETTR
+    and badput per week (reconcile/goodput.py).
     """
 
     jobs_path: Path | None
@@ -88,6 +90,7 @@ class Review:
     accounting_by_week: tuple[dict[str, Any], ...] = ()
     jobs: RelationHandle | None = None
     warnings: tuple[str, ...] = ()
+    goodput: tuple[GoodputWeek, ...] = ()
 
 
 def review(
@@ -163,6 +166,7 @@ def review(
         accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
         jobs=session.handle("job_accounting"),
         warnings=tuple(diagnosis.review_warnings(findings)),
+        goodput=campaign_goodput(session, tracked, plan.campaign if plan else None),
     )
 
 

@@ -15,6 +15,7 @@ from trainbudget.report.charts import (
     sensitivity_chart,
 )
 from trainbudget.report.format import Column
+from trainbudget.report.goodput import goodput_section
 from trainbudget.report.jobs import JobList, jobs_table
 from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.prelaunch import sensitivity_terms
@@ -201,6 +202,9 @@ def build_weekly_report(
                     "are the measured f (dotted line), the dashed line the ceiling.",
                 )
             )
+    goodput_lines, goodput_tables = goodput_section(review, plan.campaign)
+    summary += goodput_lines
+    tables += goodput_tables
     tables.append(Table.of("Gate decisions", gate_rows(gates), GATE_COLUMNS))
     tables.append(
         Table.of(

@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from trainbudget.cli.render.goodput import render_goodput
 from trainbudget.reconcile.variance import gpu_hours
 
 
@@ -73,6 +74,7 @@ def render_reconcile(
             )  # fmt: skip
         console.print(table)
         console.print(variance["continuation"]["sentence"])
+    render_goodput(console, payload["goodput"])
     if payload["failure_fraction"] is not None:
         console.print(f"measured failure fraction f (main) = {_n(payload['failure_fraction'], 3)}")
     console.print("[bold]Diagnosis[/bold]")

@@ -1,0 +1,14 @@
+-- in: job_accounting (reconcile/relations.py)   params: none
+-- out: the main run's allocations to the reviewed week's end (main-class jobs and the
+--      retry-class jobs of an experiment with a main-class job, as goodput_by_week.sql):
+--      alloc_id, cluster, gpus, state, diagnosed_cause, seconds at risk, GPU-seconds.
+SELECT alloc_id, cluster, gpus, state, diagnosed_cause,
+       to_date_allocated_gpu_seconds // greatest(gpus, 1) AS seconds_at_risk,
+       to_date_allocated_gpu_seconds AS gpu_seconds
+FROM job_accounting
+WHERE to_date AND start_time IS NOT NULL
+  AND (work_class = 'main'
+       OR (work_class = 'retry' AND experiment_id IN (
+           SELECT experiment_id FROM job_accounting
+           WHERE work_class = 'main' AND experiment_id IS NOT NULL)))
+ORDER BY start_time, alloc_id;

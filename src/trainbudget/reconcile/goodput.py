@@ -1,0 +1,186 @@
+"""Goodput of the main run in the field's words (DESIGN.md): ETTR and badput by cause, per week.
+
+Every cause is a part of one accounting class, so nothing is counted twice:
+  useful     = productive + checkpoint_writes   (blocking writes inside the kept stretch)
+  recovery   = restart + recomputation          (allocation start → first new step; the rest)
+  lost       = lost_progress + invalid_result
+  unverified = unverified
+ETTR (Kokolis et al. 2024) = productive ÷ allocated GPU-seconds of the main-run jobs. Queue wait
+(Submit → Start) is reported beside these, never inside ETTR. Exact: integer GPU-seconds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from trainbudget.reconcile.variance import gpu_hours
+
+if TYPE_CHECKING:
+    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.timelines import TrackedJob
+
+# cause → the accounting class it is a part of.
+CAUSES: dict[str, str] = {
+    "restart": "recovery",
+    "recomputation": "recovery",
+    "lost_progress": "lost",
+    "invalid_result": "lost",
+    "checkpoint_writes": "useful",
+    "unverified": "unverified",
+}
+CLASSES = ("useful", "recovery", "lost", "unverified")
+
+
+@dataclass(frozen=True)
+class GoodputWeek:
+    """One campaign-week of the main run; every figure in GPU-seconds (queue wait: seconds)."""
+
+    campaign: str | None
+    week: str
+    jobs_started: int
+    allocated: int
+    productive: int
+    causes: dict[str, int]
+    queue_wait_seconds: int
+    queue_wait_gpu_seconds: int
+
+    @property
+    def ettr(self) -> Decimal | None:
+        """Productive ÷ allocated; None for a week with nothing allocated."""
+        return Decimal(self.productive) / Decimal(self.allocated) if self.allocated else None
+
+    def by_class(self) -> dict[str, int]:
+        """The four accounting classes, rebuilt from productive time and the causes."""
+        classes = {c: 0 for c in CLASSES}
+        classes["useful"] = self.productive
+        for cause, seconds in self.causes.items():
+            classes[CAUSES[cause]] += seconds
+        return classes
+
+    def payload(self) -> dict[str, Any]:
+        """The `goodput` row of `reconcile --json` (exact Decimals)."""
+        return {
+            "campaign": self.campaign,
+            "week": self.week,
+            "jobs_started": self.jobs_started,
+            "ettr": self.ettr,
+            "allocated_gpu_hours": gpu_hours(self.allocated),
+            "productive_gpu_hours": gpu_hours(self.productive),
+            "badput_gpu_hours": {c: gpu_hours(s) for c, s in self.causes.items()},
+            "queue_wait_hours": gpu_hours(self.queue_wait_seconds),
+            "queue_wait_gpu_hours": gpu_hours(self.queue_wait_gpu_seconds),
+        }
+
+
+def restart_seconds(job: TrackedJob) -> int:
+    """Allocation start → first step beyond the resumed one, within the job's recovery (s)."""
+    t = job.timeline
+    if job.split.recovery_s == 0:
+        return 0
+    new = [s for s, step in (*t.steps, *t.accepted_checkpoints) if step > t.resumed_from_step]
+    if not new:
+        return job.split.recovery_s
+    return min(max(0, min(new) - t.start_s), job.split.recovery_s)
+
+
+def goodput_stretch_rows(
+    tracked: list[TrackedJob], writes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Rows of `goodput_stretches`: each job's restart and its blocking checkpoint writes.
+
+    A write counts where its event falls in the job's useful stretch (t0 + recovery, t0 +
+    recovery + useful]; it ends at the event and is cut where it would reach back before the
+    stretch or into the previous write. Writes in the recovery or lost stretch stay there.
+    """
+    by_job: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for w in writes:
+        by_job[w["job_id"]].append(w)
+    rows: list[dict[str, Any]] = []
+    for job in tracked:
+        t0, s = job.timeline.start_s, job.split
+        restart = restart_seconds(job)
+        if restart:
+            rows.append(
+                {"alloc_id": job.alloc_id, "cause": "restart", "start_s": t0, "end_s": t0 + restart}
+            )
+        low, high = t0 + s.recovery_s, t0 + s.recovery_s + s.useful_s
+        cursor = low
+        for w in sorted(by_job.get(job.job_id, ()), key=lambda w: w["t"]):
+            if not low < w["t"] <= high:
+                continue
+            begin = max(cursor, w["t"] - w["write_s"])
+            if begin < w["t"]:
+                rows.append(
+                    {
+                        "alloc_id": job.alloc_id,
+                        "cause": "checkpoint_writes",
+                        "start_s": begin,
+                        "end_s": w["t"],
+                    }
+                )
+                cursor = w["t"]
+    return rows
+
+
+def campaign_goodput(
+    session: Session, tracked: list[TrackedJob], campaign: str | None
+) -> tuple[GoodputWeek, ...]:
+    """The main run's goodput per week over the review's job_accounting (relations.py)."""
+    session.build("goodput_stretches")
+    session.fill(
+        "goodput_stretches",
+        goodput_stretch_rows(tracked, session.records("reconcile/review/checkpoint_write_events")),
+    )
+    weeks = []
+    for r in session.records("reconcile/review/goodput_by_week"):
+        causes = {
+            "restart": int(r["restart"]),
+            "recomputation": int(r["recovery"] - r["restart"]),
+            "lost_progress": int(r["lost"] - r["invalid_result"]),
+            "invalid_result": int(r["invalid_result"]),
+            "checkpoint_writes": int(r["checkpoint_writes"]),
+            "unverified": int(r["unverified"]),
+        }
+        weeks.append(
+            GoodputWeek(
+                campaign=campaign,
+                week=r["week"],
+                jobs_started=int(r["jobs_started"]),
+                allocated=int(r["allocated"]),
+                productive=int(r["useful"] - r["checkpoint_writes"]),
+                causes=causes,
+                queue_wait_seconds=int(r["queue_wait_seconds"]),
+                queue_wait_gpu_seconds=int(r["queue_wait_gpu_seconds"]),
+            )
+        )
+    return tuple(weeks)
+
+
+def total(
+    weeks: tuple[GoodputWeek, ...], campaign: str | None, until: str | None = None
+) -> GoodputWeek:
+    """The campaign to date: the weeks up to `until` (ISO week; None: all) summed."""
+    weeks = tuple(w for w in weeks if until is None or w.week <= until)
+    causes = {c: sum(w.causes[c] for w in weeks) for c in CAUSES}
+    return GoodputWeek(
+        campaign=campaign,
+        week="total",
+        jobs_started=sum(w.jobs_started for w in weeks),
+        allocated=sum(w.allocated for w in weeks),
+        productive=sum(w.productive for w in weeks),
+        causes=causes,
+        queue_wait_seconds=sum(w.queue_wait_seconds for w in weeks),
+        queue_wait_gpu_seconds=sum(w.queue_wait_gpu_seconds for w in weeks),
+    )
+
+
+def goodput_payload(weeks: tuple[GoodputWeek, ...], campaign: str | None) -> dict[str, Any]:
+    """`reconcile --json` key `goodput`: {campaign, weeks: [...], total}."""
+    return {
+        "campaign": campaign,
+        "weeks": [w.payload() for w in weeks],
+        "total": total(weeks, campaign).payload(),
+    }

@@ -1,0 +1,7 @@
+"""The cluster's failure history and MTBF(n) fitted from it (`mtbf: ledger`)."""
+
+from __future__ import annotations
+
+from trainbudget.reliability.curve import ledger_curve
+
+__all__ = ["ledger_curve"]

@@ -1,0 +1,61 @@
+"""The weekly report's goodput section: the main run's ETTR and badput by cause, per week."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trainbudget.reconcile.goodput import goodput_payload
+from trainbudget.report import format as fmt
+from trainbudget.report.format import Column
+from trainbudget.report.model import Table
+
+if TYPE_CHECKING:
+    from trainbudget.reconcile.review import Review
+
+NOTE = (
+    "ETTR (Kokolis et al. 2024) = productive ÷ allocated GPU-hours of the main-run jobs. "
+    "Each cause is a part of one class: restart + recomputation = recovery, lost progress + "
+    "invalid result = lost, checkpoint writes are inside useful; queue wait is beside the "
+    "allocation, not in ETTR (docs/goodput.md)."
+)
+
+
+COLUMNS = [
+    Column("week", "Week"),
+    Column("ettr", "ETTR", fmt.decimals(3)),
+    Column("allocated_gpu_hours", "Allocated GPU-hours", fmt.gpu_hours),
+    Column("restart_gpu_hours", "Restart", fmt.gpu_hours),
+    Column("recomputation_gpu_hours", "Recomputation", fmt.gpu_hours),
+    Column("lost_progress_gpu_hours", "Lost progress", fmt.gpu_hours),
+    Column("invalid_result_gpu_hours", "Invalid result", fmt.gpu_hours),
+    Column("checkpoint_writes_gpu_hours", "Checkpoint writes", fmt.gpu_hours),
+    Column("unverified_gpu_hours", "Unverified", fmt.gpu_hours),
+    Column("queue_wait_hours", "Queue wait (hours)", fmt.gpu_hours),
+]
+
+
+def goodput_section(review: Review, campaign: str) -> tuple[list[str], list[Table]]:
+    """A summary line and the table: one row per week, then the campaign total."""
+    payload = goodput_payload(review.goodput, campaign)
+    if not payload["weeks"]:
+        return ["Goodput: no main-run jobs reviewed."], []
+    total = payload["total"]
+    badput = total["badput_gpu_hours"]
+    line = (
+        f"Main run to date: ETTR {float(total['ettr'] or 0):.3f}; badput GPU-hours: restart "
+        f"{float(badput['restart']):,.2f}, recomputation {float(badput['recomputation']):,.2f}, "
+        f"lost progress {float(badput['lost_progress']):,.2f}, checkpoint writes "
+        f"{float(badput['checkpoint_writes']):,.2f}; queue wait "
+        f"{float(total['queue_wait_hours']):,.2f} h beside it."
+    )
+    rows = [
+        {
+            "week": r["week"],
+            "ettr": r["ettr"],
+            "allocated_gpu_hours": r["allocated_gpu_hours"],
+            **{f"{c}_gpu_hours": v for c, v in r["badput_gpu_hours"].items()},
+            "queue_wait_hours": r["queue_wait_hours"],
+        }
+        for r in (*payload["weeks"], total)
+    ]
+    return [line], [Table.of("Goodput of the main run by week", rows, COLUMNS, NOTE)]
