@@ -203,12 +203,13 @@ def price_and_decide(
     from trainbudget.gates.admission import admit_planned_run
     from trainbudget.gates.audit import record_decision
     from trainbudget.gates.decision import decide_run
+    from trainbudget.reliability import plan_ledger_curve
 
     plan, summary = prepared.plan, landed.pilot.summary
     with ledger.transaction():
         mfu = choose_mfu(plan, pilot=summary.mfu, calibrated=calibrated_main_mfu(ledger))
         record_choice(ledger, plan.campaign, RUN_ID, mfu)
-        estimate = estimate_campaign(plan, mfu)
+        estimate = estimate_campaign(plan, mfu, plan_ledger_curve(ledger, plan))
         admission = admit_planned_run(
             plan,
             estimate.planned_gpu_hours,

@@ -17,6 +17,7 @@ from trainbudget.errors import InputError
 from trainbudget.runs import RunSummary, run_folder
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.outcome import GateOutcome
     from trainbudget.ledger import Ledger
@@ -164,15 +165,38 @@ def review_week(
     plan = prepared.plan or _newest_plan(ledger)
     mfu = planned = None
     if plan is not None:
+        from trainbudget.reliability import plan_ledger_curve
+
         mfu = stored_choice(ledger, plan)
-        planned = estimate_campaign(plan, mfu)
+        curve = plan_ledger_curve(ledger, plan, prepared.inputs.cluster)
+        planned = estimate_campaign(plan, mfu, curve)
     tolerance = prepared.inputs.clock_tolerance_s
     result = review(ledger, plan, prepared.bounds, tolerance, planned)
     if plan is not None:
         from trainbudget.reliability.measured import store_measured
 
         store_measured(ledger, plan.campaign, prepared.week, result)
+        result = _with_forecast_audit(ledger, plan.campaign, planned, result)
     return plan, mfu, result
+
+
+def _with_forecast_audit(
+    ledger: Ledger, campaign: str, planned: CampaignEstimate | None, result: Review
+) -> Review:
+    """The review with the forecast audited against what this campaign measured (seed 001)."""
+    if planned is None or planned.forecast is None:
+        return result
+    from dataclasses import replace
+
+    from trainbudget.estimate.forecast_lines import forecast_payload
+    from trainbudget.reliability.audit import forecast_audit
+    from trainbudget.reliability.measured import latest
+
+    measured = latest(ledger, campaign)
+    if measured is None:
+        return result
+    rows = forecast_audit(forecast_payload(planned.forecast), measured)
+    return replace(result, forecast_audit=tuple(rows))
 
 
 def decide_week(

@@ -228,7 +228,8 @@ def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[C
             retry.name,
             "contingency",
             mul(retry.attempts, retry.gpus, retry.hours),
-            f"{_count(retry.attempts, 'attempt')} × {_count(retry.gpus, 'GPU')} × {_fmt(retry.hours)} h",
+            f"{_count(retry.attempts, 'attempt')} × {_count(retry.gpus, 'GPU')} × "
+            f"{_fmt(retry.hours)} h",
         )
         for retry in plan.retries
     ]

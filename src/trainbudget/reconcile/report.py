@@ -32,4 +32,5 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "estimate_audit": rv.audit,
         "calibration": rv.calibration,
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
+        "forecast_audit": list(rv.forecast_audit),
     }

@@ -71,7 +71,9 @@ class Review:
     handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
     JSON array of the week's jobs once `write_jobs` has written it; `warnings` the lines for
     stderr that the diagnosis raised (probable double counts); `goodput` the main run's ETTR
-    and badput per week (reconcile/goodput.py).
+    and badput per week (reconcile/goodput.py); `forecast_audit` the main-run forecast against
+    the campaign's measured reliability, line by line (reliability/audit.py), when the plan
+    has a forecast.
     """
 
     jobs_path: Path | None
@@ -91,6 +93,7 @@ class Review:
     jobs: RelationHandle | None = None
     warnings: tuple[str, ...] = ()
     goodput: tuple[GoodputWeek, ...] = ()
+    forecast_audit: tuple[dict[str, Any], ...] = ()
 
 
 def review(

@@ -9,6 +9,7 @@ from trainbudget.errors import InputError
 if TYPE_CHECKING:
     from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.ledger import Ledger
+    from trainbudget.plan import Plan
 
 
 def resolve_cluster(ledger: Ledger, cluster: str | None, campaign: str | None) -> str:
@@ -54,3 +55,10 @@ def ledger_curve(
 
     name = resolve_cluster(ledger, cluster, campaign)
     return fit_history(load_history(ledger, name), bootstrap=bootstrap, seed=seed).curve
+
+
+def plan_ledger_curve(ledger: Ledger, plan: Plan, cluster: str | None = None) -> MtbfCurve | None:
+    """The ledger's fit when the plan says `reliability.mtbf: ledger`, else None (nothing read)."""
+    if plan.reliability is None or plan.reliability.mtbf != "ledger":
+        return None
+    return ledger_curve(ledger, cluster, plan.campaign)

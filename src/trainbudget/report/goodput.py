@@ -33,6 +33,14 @@ COLUMNS = [
     Column("queue_wait_hours", "Queue wait (hours)", fmt.gpu_hours),
 ]
 
+AUDIT_COLUMNS = [
+    Column("line", "Line"),
+    Column("forecast", "Forecast", fmt.significant(3)),
+    Column("actual", "Measured", fmt.significant(3)),
+    Column("actual_over_forecast", "Measured ÷ forecast", fmt.decimals(2)),
+    Column("basis", "Compared as"),
+]
+
 
 def goodput_section(review: Review, campaign: str) -> tuple[list[str], list[Table]]:
     """A summary line and the table: one row per week, then the campaign total."""
@@ -58,4 +66,15 @@ def goodput_section(review: Review, campaign: str) -> tuple[list[str], list[Tabl
         }
         for r in (*payload["weeks"], total)
     ]
-    return [line], [Table.of("Goodput of the main run by week", rows, COLUMNS, NOTE)]
+    tables = [Table.of("Goodput of the main run by week", rows, COLUMNS, NOTE)]
+    if review.forecast_audit:
+        tables.append(
+            Table.of(
+                "The main-run forecast against what was measured",
+                [{**row, "line": row["line"].replace("_", " ")} for row in review.forecast_audit],
+                AUDIT_COLUMNS,
+                "Overhead lines as shares of the main run's GPU-hours (a campaign in progress "
+                "has spent part of its allocation); ETTR and MTBF directly (docs/goodput.md).",
+            )
+        )
+    return [line], tables

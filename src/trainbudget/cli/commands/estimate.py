@@ -167,6 +167,17 @@ def estimate(
     emit(payload, as_json, lambda console: render_estimate(console, payload))
 
 
+def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
+    """The ledger's fitted MTBF(n) when the plan says `mtbf: ledger` (read-only), else None."""
+    if plan.reliability is None or plan.reliability.mtbf != "ledger":
+        return None
+    from trainbudget.ledger import Ledger
+    from trainbudget.reliability import plan_ledger_curve
+
+    with Ledger.open_existing(path) as book:
+        return plan_ledger_curve(book, plan, cluster)
+
+
 def campaign(
     ctx: typer.Context,
     plan_file: Annotated[Path, typer.Argument(help="Campaign plan YAML.", show_default=False)],
@@ -202,9 +213,13 @@ def campaign(
             work_class=work_class,
             cluster=cluster,
         )
-        result = campaign_estimate(plan, mfu=measured.mfu, mfu_source=measured.mfu_source)
+    curve = _ledger_mtbf(ledger_path(ctx, ledger), plan, cluster)
+    if measured is not None:
+        result = campaign_estimate(
+            plan, mfu=measured.mfu, mfu_source=measured.mfu_source, ledger_mtbf=curve
+        )
     else:
-        result = campaign_estimate(plan)
+        result = campaign_estimate(plan, ledger_mtbf=curve)
     payload = campaign_payload(result)
     payload["mfu_from"] = None if measured is None else measured.to_payload()
     payload["warnings"] += [] if measured is None else measured.warnings
