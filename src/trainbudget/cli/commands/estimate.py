@@ -24,6 +24,8 @@ from trainbudget.cli.options import (
     PriceOption,
     TokensOption,
     ledger_path,
+    value_option,
+    whole_option,
 )
 from trainbudget.cli.output import emit, warn
 from trainbudget.errors import InputError
@@ -33,16 +35,24 @@ MfuFromOption = Annotated[
     typer.Option(
         "--mfu-from",
         help="Take the MFU from the ledger: calibrated, pilot or trace (see docs/estimate.md).",
+        metavar="SOURCE",
         show_default=False,
     ),
 ]
 WorkClassOption = Annotated[
-    str, typer.Option("--work-class", help="Work class of the calibration (--mfu-from calibrated).")
+    str,
+    typer.Option(
+        "--work-class",
+        help="Work class of the calibration (--mfu-from calibrated).",
+        metavar="CLASS",
+    ),
 ]
 ClusterOption = Annotated[
     str | None,
     typer.Option(
-        "--cluster", help="Cluster of the calibration; needed when several are calibrated."
+        "--cluster",
+        help="Cluster of the calibration; needed when several are calibrated.",
+        metavar="NAME",
     ),
 ]
 
@@ -59,31 +69,47 @@ def estimate(
     mfu: MfuOption = None,
     model_class: ModelClassOption = "dense",
     method: Annotated[
-        str, typer.Option("--method", help="FLOPs method: 6nt, attention, recompute or moe.")
+        str,
+        typer.Option(
+            "--method", help="FLOPs method: 6nt, attention, recompute or moe.", metavar="METHOD"
+        ),
     ] = "6nt",
     active_params: Annotated[
-        str | None, typer.Option("--active-params", help="Active parameters (moe method).")
+        str | None, value_option("--active-params", "Active parameter count N (moe method).", "N")
     ] = None,
-    n_layers: Annotated[int | None, typer.Option("--n-layers", help="Transformer layers.")] = None,
-    d_model: Annotated[int | None, typer.Option("--d-model", help="Hidden size.")] = None,
-    seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
-    heads: Annotated[int | None, typer.Option("--heads", help="Attention heads (memory).")] = None,
+    n_layers: Annotated[
+        int | None, whole_option("--n-layers", "Transformer layers.", minimum=1)
+    ] = None,
+    d_model: Annotated[int | None, whole_option("--d-model", "Hidden size.", minimum=1)] = None,
+    seq_len: Annotated[
+        int | None, whole_option("--seq-len", "Sequence length, tokens.", minimum=1)
+    ] = None,
+    heads: Annotated[
+        int | None, whole_option("--heads", "Attention heads (memory).", minimum=1)
+    ] = None,
     micro_batch: Annotated[
         int | None,
-        typer.Option("--micro-batch", help="Per-GPU micro-batch: adds the memory check."),
+        whole_option("--micro-batch", "Per-GPU micro-batch: adds the memory check.", minimum=1),
     ] = None,
     recompute: Annotated[
-        str, typer.Option("--recompute", help="Activation recomputation: none, selective, full.")
+        str,
+        typer.Option(
+            "--recompute",
+            help="Activation recomputation: none, selective, full.",
+            metavar="MODE",
+        ),
     ] = "none",
     zero_stage: Annotated[
-        int, typer.Option("--zero-stage", help="ZeRO stage 0-3.", min=0, max=3)
+        int, whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3)
     ] = 0,
     tensor_parallel: Annotated[
-        int, typer.Option("--tp", help="Tensor-parallel degree.", min=1)
+        int, whole_option("--tp", "Tensor-parallel degree.", minimum=1)
     ] = 1,
     run_id: Annotated[
         str | None,
-        typer.Option("--run-id", help="Land this estimate in the ledger under this run id."),
+        typer.Option(
+            "--run-id", help="Land this estimate in the ledger under this run id.", metavar="ID"
+        ),
     ] = None,
     mfu_from: MfuFromOption = None,
     work_class: WorkClassOption = "main",
@@ -149,7 +175,9 @@ def estimate(
 
 def campaign(
     ctx: typer.Context,
-    plan_file: Annotated[Path, typer.Argument(help="Campaign plan YAML.", show_default=False)],
+    plan_file: Annotated[
+        Path, typer.Argument(help="Campaign plan YAML.", metavar="PLAN", show_default=False)
+    ],
     record: Annotated[
         bool, typer.Option("--record", help="Land the plan and its campaign lines in the ledger.")
     ] = False,

@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from trainbudget.cli.render.text import print_path
+
 
 def _g(value: float | None, digits: int = 4) -> str:
     """A fitted number for display: `digits` significant figures (display only)."""
@@ -64,9 +66,19 @@ def render_analysis(console: Console, payload: dict[str, Any]) -> None:
             f"The predicted gain {_g(gain['gain'], 3)} {verdict} its uncertainty "
             f"±{_g(gain['gain_uncertainty'], 3)} (seed 004's rule)."
         )
+    book = payload["ledger"]
     console.print(
         f"{boot['resamples']:,} resamples (seed {boot['seed']}, {boot['failed']} failed); "
-        f"ledger {payload['ledger']['path']}: fit {payload['ledger']['fit_id']}"
-        + ("" if payload["ledger"]["landed"] else " (already landed, unchanged)")
-        + (f"; plot {payload['plot']}" if payload["plot"] else "")
+        + (
+            "not recorded (--no-ledger)"
+            if book is None
+            else f"recorded as fit {book['fit_id']}"
+            + ("" if book["landed"] else " (already landed, unchanged)")
+            + " in ledger:"
+        )
     )
+    if book is not None:
+        print_path(console, book["path"])
+    if payload["plot"]:
+        console.print("plot:")
+        print_path(console, payload["plot"])
