@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from trainbudget import __version__
+from trainbudget.cli.coercion import install as install_coercion
 from trainbudget.cli.commands import decide as decide_commands
 from trainbudget.cli.commands import demo as demo_commands
 from trainbudget.cli.commands import estimate as estimate_commands
@@ -26,7 +27,6 @@ from trainbudget.cli.commands import reconcile as reconcile_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
-from trainbudget.cli.coercion import install as install_coercion
 from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog

@@ -54,7 +54,9 @@ def install() -> None:
                 try:
                     return _BOOLS[str(value).strip().lower()]
                 except KeyError:
-                    raise BadParameter(f"{value!r} is not true or false.", ctx=ctx, param=param) from None
+                    raise BadParameter(
+                        f"{value!r} is not true or false.", ctx=ctx, param=param
+                    ) from None
             if self.item is int:
                 if isinstance(value, int) and not isinstance(value, bool):
                     return value
@@ -66,7 +68,9 @@ def install() -> None:
                     ) from None
             if isinstance(value, Path):
                 return value
-            checked = coerce_cli_path(value, self.parameter_info, path_type=None, param=param, ctx=ctx)
+            checked = coerce_cli_path(
+                value, self.parameter_info, path_type=None, param=param, ctx=ctx
+            )
             return Path(checked)
 
     def build_runtime_param(descriptor: Any) -> Any:

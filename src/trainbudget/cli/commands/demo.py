@@ -22,7 +22,10 @@ _PREFECT_DEFAULTS = {
 
 def demo(
     out: Annotated[
-        Path, typer.Option("--out", help="Folder for the ledger, reports and Prefect's home.")
+        Path,
+        typer.Option(
+            "--out", help="Folder for the ledger, reports and Prefect's home.", metavar="DIR"
+        ),
     ] = Path("trainbudget-demo"),
     as_json: JsonOption = False,
 ) -> None:

@@ -102,9 +102,7 @@ def estimate(
     zero_stage: Annotated[
         int, whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3)
     ] = 0,
-    tensor_parallel: Annotated[
-        int, whole_option("--tp", "Tensor-parallel degree.", minimum=1)
-    ] = 1,
+    tensor_parallel: Annotated[int, whole_option("--tp", "Tensor-parallel degree.", minimum=1)] = 1,
     run_id: Annotated[
         str | None,
         typer.Option(

@@ -69,9 +69,7 @@ def fit(
     ] = "params",
     tokens_column: Annotated[
         str,
-        typer.Option(
-            "--tokens-column", help="Column holding training tokens D.", metavar="COLUMN"
-        ),
+        typer.Option("--tokens-column", help="Column holding training tokens D.", metavar="COLUMN"),
     ] = "tokens",
     flops_column: Annotated[
         str | None,
@@ -88,9 +86,7 @@ def fit(
         int,
         whole_option(
             "--drop-highest-loss",
-            "Set aside the N highest-loss points as outliers (the Chinchilla replication "
-            "uses 5).",
-            minimum=0,
+            "Set aside the N highest-loss points as outliers (the Chinchilla replication uses 5).",
         ),
     ] = 0,
     plot: Annotated[

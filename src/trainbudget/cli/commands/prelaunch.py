@@ -12,7 +12,13 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
 from trainbudget.cli.output import emit, warn, working
 
 
@@ -41,27 +47,44 @@ def prelaunch(
         typer.Option("--ablations", help="Ablations CSV for the scaling fit.", metavar="FILE"),
     ] = None,
     baseline_loss: Annotated[
-        str | None, value_option("--baseline-loss", "Loss of the model to beat (with --ablations).")
+        str | None,
+        value_option("--baseline-loss", "Loss of the model to beat (with --ablations).", "LOSS"),
     ] = None,
     gain: Annotated[
-        str | None, value_option("--gain", "Predicted gain, instead of --ablations.")
+        str | None,
+        value_option(
+            "--gain",
+            "Predicted gain, instead of --ablations.",
+            "GAIN",
+        ),
     ] = None,
     gain_uncertainty: Annotated[
-        str, value_option("--gain-uncertainty", "± uncertainty of --gain.")
+        str,
+        value_option(
+            "--gain-uncertainty",
+            "± uncertainty of --gain.",
+            "GAIN",
+        ),
     ] = "0",
-    gain_source: Annotated[str, typer.Option("--gain-source", help="Where --gain comes from.")] = (
-        "given"
-    ),
+    gain_source: Annotated[
+        str, typer.Option("--gain-source", help="Where --gain comes from.", metavar="TEXT")
+    ] = "given",
     min_gain: Annotated[
-        str, value_option("--min-gain", "Smallest gain with a concrete benefit.")
+        str,
+        value_option(
+            "--min-gain",
+            "Smallest gain with a concrete benefit.",
+            "GAIN",
+        ),
     ] = "0",
     expected_interruptions: Annotated[
-        str, value_option("--expected-interruptions", "Interruptions expected during the run.", "K")
+        str,
+        value_option("--expected-interruptions", "Interruptions expected during the run.", "COUNT"),
     ] = "1",
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples of the scaling fit.", min=1)
+        int, whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1)
     ] = 200,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
     report_root: Annotated[
         Path,
         typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),

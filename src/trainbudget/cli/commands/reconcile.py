@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
 from trainbudget.cli.output import emit, emit_with_array, warn, working
 
 FileList = Annotated[
@@ -17,6 +17,7 @@ FileList = Annotated[
     typer.Option(
         "--sacct",
         help="sacct export: --parsable2/--parsable text (any delimiter) or --json. Repeatable.",
+        metavar="FILE",
     ),
 ]
 
@@ -25,33 +26,49 @@ def reconcile(
     ctx: typer.Context,
     sacct: FileList = None,
     registry: Annotated[
-        Path | None, typer.Option(help="Experiment registry (CSV or YAML).")
+        Path | None, typer.Option(help="Experiment registry (CSV or YAML).", metavar="FILE")
     ] = None,
     progress: Annotated[
-        Path | None, typer.Option(help="Application progress events (JSONL).")
+        Path | None, typer.Option(help="Application progress events (JSONL).", metavar="FILE")
     ] = None,
-    manifest: Annotated[Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).")] = None,
+    manifest: Annotated[
+        Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).", metavar="FILE")
+    ] = None,
     plan: Annotated[
-        Path | None, typer.Option(help="Campaign plan YAML (default: the newest landed).")
+        Path | None,
+        typer.Option(help="Campaign plan YAML (default: the newest landed).", metavar="PLAN"),
     ] = None,
     week: Annotated[
-        str | None, typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).")
+        str | None,
+        typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).", metavar="WEEK"),
     ] = None,
-    cluster_tz: Annotated[str, typer.Option(help="Zone sacct printed its times in.")] = "UTC",
+    cluster_tz: Annotated[
+        str, typer.Option(help="Time zone sacct printed its times in.", metavar="TZ")
+    ] = "UTC",
     cluster: Annotated[
-        str, typer.Option(help="Cluster name for exports without a Cluster field.")
+        str,
+        typer.Option(help="Cluster name for exports without a Cluster field.", metavar="NAME"),
     ] = "default",
     sacct_delimiter: Annotated[
-        str | None, typer.Option(help="sacct --delimiter (default: detected).")
+        str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
     ] = None,
     sacct_format: Annotated[
-        str | None, typer.Option(help="Comma-separated sacct --format of a headerless export.")
+        str | None,
+        typer.Option(
+            help="Comma-separated sacct --format of a headerless export.", metavar="FIELDS"
+        ),
     ] = None,
     live: Annotated[
         bool, typer.Option("--live", help="Run sacct here (a login node) for the week.")
     ] = False,
     clock_tolerance_seconds: Annotated[
-        int, typer.Option(min=0, help="Scheduler vs application clock gap that flags a job.")
+        int,
+        whole_option(
+            "--clock-tolerance-seconds",
+            "Scheduler vs application clock gap that flags a job.",
+            "SECONDS",
+            minimum=0,
+        ),
     ] = 300,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,

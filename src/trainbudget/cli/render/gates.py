@@ -11,6 +11,14 @@ from rich.table import Table
 from trainbudget.output import fmt_number
 
 
+def _recorded(console: Any, payload: dict[str, Any]) -> None:
+    """Where the verdict went: its decision id in the ledger, or nowhere (--no-ledger)."""
+    if payload["decision_id"] is None:
+        console.print("[dim]not recorded (--no-ledger)[/dim]")
+    else:
+        console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+
+
 def render_admission(console: Any, payload: dict[str, Any]) -> None:
     """ADMIT or DEFER with its sentence, every further reason, and the decision's id."""
     colour = "green" if payload["state"] == "admit" else "yellow"
@@ -23,7 +31,7 @@ def render_admission(console: Any, payload: dict[str, Any]) -> None:
             f"  also [{colour}]{extra['reason']}[/]: {escape(extra['sentence'])}",
             soft_wrap=True,
         )
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def render_decisions(console: Any, payload: dict[str, Any]) -> None:
@@ -51,7 +59,7 @@ def render_stop_rules(console: Any, payload: dict[str, Any]) -> None:
         f"[bold {colour}]{payload['outcome'].upper()}[/] {escape(payload['sentence'])}",
         soft_wrap=True,
     )
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def render_decision(console: Any, payload: dict[str, Any]) -> None:
@@ -72,7 +80,7 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
     console.print(table)
     for alt in payload["alternatives"]:
         console.print(f"  {alt['name']}: {escape(alt['description'])}; {escape(alt['note'])}")
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def _shown(value: Any, fmt: Any) -> str:
