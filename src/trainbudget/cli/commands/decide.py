@@ -31,7 +31,7 @@ from trainbudget.cli.options import (
     ledger_path,
     value_option,
 )
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 
@@ -124,7 +124,7 @@ def decide(
     as_json: JsonOption = False,
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
-    from trainbudget.cli.render.gates import render_decision
+    render_decision = lazy("trainbudget.cli.render.gates", "render_decision")
     from trainbudget.cli.run_options import build_estimate
     from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
     from trainbudget.gates.decision import decide_run

@@ -27,7 +27,7 @@ from trainbudget.cli.options import (
     value_option,
     whole_option,
 )
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 MfuFromOption = Annotated[
@@ -116,7 +116,6 @@ def estimate(
     as_json: JsonOption = False,
 ) -> None:
     """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
-    from trainbudget.cli.render.estimate import render_estimate
     from trainbudget.cli.run_options import build_estimate, resolve_peak
 
     measured = None
@@ -168,7 +167,7 @@ def estimate(
         payload["ledger"] = str(record_estimate(ledger_path(ctx, ledger), run_id, payload))
     for message in payload["warnings"]:
         warn(message)
-    emit(payload, as_json, lambda console: render_estimate(console, payload))
+    emit(payload, as_json, lambda console: _render_estimate(console, payload))
 
 
 def campaign(
@@ -186,7 +185,7 @@ def campaign(
     as_json: JsonOption = False,
 ) -> None:
     """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
-    from trainbudget.cli.render.estimate import render_campaign
+    render_campaign = lazy("trainbudget.cli.render.estimate", "render_campaign")
     from trainbudget.estimate.campaign import campaign_estimate
     from trainbudget.estimate.campaign_payload import campaign_payload
     from trainbudget.plan import load_plan
@@ -229,6 +228,12 @@ def campaign(
         payload["ledger"] = str(book.path)
         # Printed inside the transaction: output that fails rolls the recorded lines back.
         emit(payload, as_json, lambda console: render_campaign(console, payload))
+
+
+def _render_estimate(console: Any, payload: dict[str, Any]) -> None:
+    from trainbudget.cli.render.estimate import render_estimate  # rich.table: not for --json
+
+    render_estimate(console, payload)
 
 
 def _check_mfu_from(kind: str) -> None:

@@ -20,7 +20,7 @@ from trainbudget.cli.options import (
     value_option,
     whole_option,
 )
-from trainbudget.cli.output import emit
+from trainbudget.cli.output import emit, lazy
 from trainbudget.errors import InputError
 
 
@@ -137,7 +137,7 @@ def admit(
     as_json: JsonOption = False,
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
-    from trainbudget.cli.render.gates import render_admission
+    render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
     from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
 
     for flag, value, allowed in (
@@ -238,7 +238,7 @@ def decisions(
     as_json: JsonOption = False,
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
-    from trainbudget.cli.render.gates import render_decisions
+    render_decisions = lazy("trainbudget.cli.render.gates", "render_decisions")
     from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -74,6 +73,8 @@ def reconcile(
     as_json: JsonOption = False,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
+    import tempfile
+
     from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
     from trainbudget.reconcile.report import reconcile_payload

@@ -21,7 +21,7 @@ from trainbudget.cli.options import (
     value_option,
     whole_option,
 )
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 
@@ -95,7 +95,7 @@ def stop_rules(
     as_json: JsonOption = False,
 ) -> None:
     """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
-    from trainbudget.cli.render.gates import render_stop_rules
+    render_stop_rules = lazy("trainbudget.cli.render.gates", "render_stop_rules")
     from trainbudget.gates.stop_rules import (
         EarlyStop,
         RunProgress,
