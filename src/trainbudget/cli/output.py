@@ -99,7 +99,7 @@ def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: Bi
 
 def working(message: str) -> AbstractContextManager[Any]:
     """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
-    if not sys.stderr.isatty() and not _stderr_console().is_terminal:
+    if not _stderr_console().is_terminal:
         return nullcontext()
     return _stderr_console().status(message, spinner="dots")
 

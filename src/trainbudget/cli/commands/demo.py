@@ -56,12 +56,15 @@ def demo(
     result["seconds"] = round(time.monotonic() - started, 1)
 
     def render(console):
+        from trainbudget.cli.render.text import print_path
+
         pre, weekly = result["prelaunch"], result["weekly_review"]
         console.print(f"pre-launch estimate ({pre['campaign']}): " + _gates(pre["gates"]))
         console.print(f"weekly review {weekly['week']}: " + _gates(weekly["gates"]))
-        console.print(f"reports: {pre['report']}")
-        console.print(f"         {weekly['report']}")
-        console.print(f"open {result['index']}  ({result['seconds']} s)")
+        # Each path whole on its own line, so a narrow terminal or a pipe never splits one.
+        print_path(console, pre["report"], "reports:")
+        print_path(console, weekly["report"])
+        print_path(console, result["index"], f"open ({result['seconds']} s):")
 
     emit(result, as_json, render)
 

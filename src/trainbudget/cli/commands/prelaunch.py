@@ -119,6 +119,8 @@ def prelaunch(
     def render(console) -> None:
         from rich.markup import escape
 
+        from trainbudget.cli.render.text import print_path
+
         console.print(
             f"[bold]{escape(summary['campaign'])}[/bold]: planned "
             f"{float(summary['planned_gpu_hours']):,.2f} GPU-hours, main-run MFU "
@@ -129,7 +131,6 @@ def prelaunch(
                 f"{outcome.gate}: [bold]{outcome.outcome}[/bold] — {escape(outcome.sentence)}",
                 soft_wrap=True,
             )
-        console.print("report:")
-        console.print(summary["report"], soft_wrap=True, highlight=False)
+        print_path(console, summary["report"], "report:")
 
     emit(summary, as_json, render)

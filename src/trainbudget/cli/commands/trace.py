@@ -18,7 +18,7 @@ from trainbudget.cli.options import (
     ledger_path,
     whole_option,
 )
-from trainbudget.cli.output import emit, warn, working
+from trainbudget.cli.output import Progress, emit, warn
 
 
 def trace(
@@ -79,9 +79,13 @@ def trace(
         accelerator = get_accelerator(gpu)  # a wrong name or precision fails before any work
         if precision is not None:
             accelerator.peak_flops_per_second(precision)
-    with working(f"summarizing {len(files)} trace file(s)…"):
+    with Progress(f"summarizing {len(files)} trace files", len(files)) as bar:
         summaries = summarize_files(
-            files, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes, jobs=jobs
+            files,
+            hta_compatible=hta_compatible,
+            max_json_bytes=max_json_bytes,
+            jobs=jobs,
+            on_file=bar.advance,
         )
     peak = choose_peak(
         summaries, accelerator=accelerator, tflops=tflops, gpu=gpu, precision=precision

@@ -26,7 +26,8 @@ def render_analysis(console: Console, payload: dict[str, Any]) -> None:
     console.print(
         f"Scaling fit of {payload['file']}: {fit['points']} points "
         f"({fit['dropped_points']} dropped), {fit['converged_starts']:,} of "
-        f"{fit['starts']:,} L-BFGS starts converged"
+        f"{fit['starts']:,} L-BFGS starts converged",
+        soft_wrap=True,
     )
     table = Table(title=f"L(N, D) = E + A/N^α + B/D^β, {level} bootstrap intervals")
     table.add_column("quantity")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 
 # Cells that say "no value": a column of only these is hidden.
@@ -57,7 +58,20 @@ def print_table(console: Any, table: Table, drop_order: Sequence[str] = ()) -> N
 
 
 def _min_width(console: Any, table: Table) -> int:
-    return table.__rich_measure__(console, console.options).minimum
+    """The narrowest the table can print with no cell cut: no-wrap columns at their widest
+    cell, the others at their longest word, plus rich's padding and borders."""
+    natural = [_widest(column, str.splitlines) for column in table.columns]
+    needed = [
+        _widest(column, str.splitlines) if column.no_wrap else _widest(column, str.split)
+        for column in table.columns
+    ]
+    overhead = table.__rich_measure__(console, console.options).maximum - sum(natural)
+    return overhead + sum(needed)
+
+
+def _widest(column: Any, pieces: Any) -> int:
+    texts = [str(column.header), *(str(cell) for cell in column._cells)]
+    return max((cell_len(piece) for text in texts for piece in pieces(text)), default=0)
 
 
 def _remove(table: Table, header: str) -> bool:
