@@ -161,7 +161,5 @@ def test_quick_paths_leave_lazy_modules_unloaded(
         },
     )
     assert proc.returncode == 0, proc.stderr
-    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == [
-        "LOADED="
-    ]
+    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
     assert not (tmp_path / "l.duckdb").exists()  # --no-ledger and --json wrote nothing
