@@ -11,10 +11,13 @@ import typer
 
 from trainbudget.cli.options import JsonOption
 
-# Defaults for a self-contained run: a private Prefect home inside the demo folder, a patient
-# ephemeral-server start (slow shared machines), Prefect's own logs only when they matter.
+# Defaults for a self-contained run: a private Prefect home inside the demo folder, usage
+# telemetry off (server side, and DO_NOT_TRACK on the client, which also silences Prefect's
+# first-run notice), a patient ephemeral-server start (slow shared machines), Prefect's own
+# logs only when they matter. Each yields to a value already in the environment.
 _PREFECT_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
     "PREFECT_LOGGING_LEVEL": "WARNING",
 }
