@@ -8,6 +8,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_table
 from trainbudget.output import fmt_number
 
 
@@ -67,8 +68,9 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
     colour = {"run": "green", "defer": "yellow"}.get(payload["verdict"], "red")
     console.print(f"[bold {colour}]{payload['verdict'].upper()}[/] {escape(payload['sentence'])}")
     table = Table(title="cheaper alternatives (priced by the estimator)")
-    for column in ("alternative", "GPU-hours", "cost", "gain", "gain per $1k"):
-        table.add_column(column, justify="left" if column == "alternative" else "right")
+    table.add_column("alternative", no_wrap=True)
+    for column in ("GPU-hours", "cost", "gain", "gain per $1k"):
+        number_column(table, column)
     for alt in payload["alternatives"]:
         table.add_row(
             alt["name"],
@@ -77,7 +79,7 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
             _shown(alt["predicted_gain"], lambda v: f"{float(v):.4g}"),
             _shown(alt["gain_per_1000_usd"], lambda v: f"{float(v):.3g}"),
         )
-    console.print(table)
+    print_table(console, table, ("gain per $1k", "GPU-hours"))
     for alt in payload["alternatives"]:
         console.print(f"  {alt['name']}: {escape(alt['description'])}; {escape(alt['note'])}")
     _recorded(console, payload)

@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from trainbudget.cli.render.text import print_path
+from trainbudget.cli.render.text import number_column, print_path
 
 
 def _g(value: float | None, digits: int = 4) -> str:
@@ -31,8 +31,8 @@ def render_analysis(console: Console, payload: dict[str, Any]) -> None:
     )
     table = Table(title=f"L(N, D) = E + A/N^α + B/D^β, {level} bootstrap intervals")
     table.add_column("quantity")
-    table.add_column("value", justify="right")
-    table.add_column(f"{level} interval", justify="right")
+    number_column(table, "value")
+    number_column(table, f"{level} interval")
     for name, value in payload["params"].items():
         table.add_row(name, _g(value), _interval(payload["params_interval"][name]))
     target = payload["target"]
