@@ -89,10 +89,16 @@ def prelaunch(
         Path,
         typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),
     ] = Path("trainbudget-reports"),
+    no_ledger: Annotated[
+        bool,
+        typer.Option("--no-ledger", help="Land into a scratch ledger that is deleted afterwards."),
+    ] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Estimate a campaign from its pilot, traces and ablations; admit it; weigh its gain."""
+    import tempfile
+
     from trainbudget.ledger import Ledger
     from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
 
@@ -111,8 +117,10 @@ def prelaunch(
         seed=seed,
         report_root=report_root,
     )
-    with Ledger.open(ledger_path(ctx, ledger)) as book, working("pre-launch estimate…"):
-        result, summary = run_prelaunch(inputs, book)
+    with tempfile.TemporaryDirectory(prefix="trainbudget-prelaunch-") as tmp:
+        book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
+        with Ledger.open(book_path) as book, working("pre-launch estimate…"):
+            result, summary = run_prelaunch(inputs, book)
     for message in (*result.estimate.warnings, *result.landed.trace_warnings):
         warn(message)
 

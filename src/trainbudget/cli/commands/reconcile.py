@@ -69,6 +69,13 @@ def reconcile(
             minimum=0,
         ),
     ] = 300,
+    no_ledger: Annotated[
+        bool,
+        typer.Option(
+            "--no-ledger",
+            help="Reconcile in a scratch ledger that is deleted afterwards (give --plan).",
+        ),
+    ] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -98,7 +105,8 @@ def reconcile(
         jobs_path = Path(tmp) / "jobs.json"
         # One transaction around landing, review and printing: output that fails (a full
         # disk, a closed pipe) leaves the ledger as it was.
-        with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
+        with Ledger.open(book_path) as book, book.transaction():
             with working("landing and reconciling…"):
                 result = reconcile(book, inputs, jobs_path if as_json else None)
                 payload = reconcile_payload(result)
