@@ -103,3 +103,65 @@ def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path
     assert proc.returncode == 0, proc.stderr
     heavy_line = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]
     assert heavy_line == ["HEAVY="]
+
+
+# Made lazy for start-up (issue 17, bench/startup_bench.py): what each quick path must not load.
+# typer._adapters is typer 0.2x's pydantic coercion, which cli/coercion.py routes around.
+_NO_FRAMES = ("duckdb", "polars", "pandas", "numpy", "scipy", "typer._adapters")
+_JSON_ONLY = ("pydantic", "yaml", "rich.console", "rich.table")
+LAZY_CASES = [
+    (
+        [
+            *("estimate", "--params", "7e9", "--tokens", "1e11", "--gpus", "8"),
+            *("--gpu", "A100-80GB", "--mfu", "0.4", "--price", "1.50", "--json"),
+        ],
+        _NO_FRAMES + _JSON_ONLY,
+    ),
+    (
+        [
+            *("admit", "--estimated-gpu-hours", "18.5", "--budget-gpu-hours", "23"),
+            *("--expected-interruptions", "2", "--no-ledger", "--json"),
+        ],
+        _NO_FRAMES + _JSON_ONLY,
+    ),
+    (
+        [
+            *("decide", "--params", "7e9", "--tokens", "1e11", "--gpus", "8", "--gpu-tflops"),
+            *("312", "--mfu", "0.4", "--price", "1.50", "--gain", "0.05"),
+            *("--gain-uncertainty", "0.02", "--min-gain", "0.03", "--no-ledger", "--json"),
+        ],
+        _NO_FRAMES + _JSON_ONLY,
+    ),
+    # The plan is read by pydantic models from YAML: those two load, no frame library does.
+    (["campaign", str(REPO_ROOT / "examples" / "demo-7b.plan.yaml"), "--json"], _NO_FRAMES),
+]
+
+
+@pytest.mark.parametrize(("argv", "lazy"), LAZY_CASES, ids=lambda a: " ".join(a)[:40])
+def test_quick_paths_leave_lazy_modules_unloaded(
+    argv: list[str], lazy: tuple[str, ...], tmp_path: Path
+) -> None:
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"lazy = {lazy!r}\n"
+        "loaded = sorted(m for m in sys.modules if any(m == n or m.startswith(n + '.') "
+        "for n in lazy))\n"
+        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={
+            "TRAINBUDGET_LEDGER": str(tmp_path / "l.duckdb"),
+            "PATH": "/usr/bin:/bin",
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        },
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+    assert not (tmp_path / "l.duckdb").exists()  # --no-ledger and --json wrote nothing

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from trainbudget import __version__
+from trainbudget.cli.coercion import install as install_coercion
 from trainbudget.cli.commands import decide as decide_commands
 from trainbudget.cli.commands import demo as demo_commands
 from trainbudget.cli.commands import estimate as estimate_commands
@@ -28,12 +29,17 @@ from trainbudget.cli.commands import reliability as reliability_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
+from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
+from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
 from trainbudget.cli.options import LedgerOption
 
+install_coercion()
 app = typer.Typer(
     name="trainbudget",
+    cls=HelpGroup,
     help="Budget ML training campaigns: estimate before launch, reconcile every week.",
+    epilog=examples_epilog(EXAMPLES[""]),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -82,6 +88,8 @@ app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
 app.add_typer(ledger_commands.app, name="ledger")
+# After every registration: each command gets the help conventions and its examples.
+apply_conventions(app)
 
 # Set by the app callback; main() reads it after the command's context is gone.
 _STATE: dict[str, bool] = {"debug": False}

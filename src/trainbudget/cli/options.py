@@ -101,14 +101,44 @@ def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
 
 
+def whole_option(
+    flag: str,
+    help_text: str,
+    metavar: str = "N",
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> Any:
+    """A typer option for a whole number, its range checked here (help shows no `[x>=0]`)."""
+
+    def check(value: int | None) -> int | None:
+        low = minimum is not None and value is not None and value < minimum
+        high = maximum is not None and value is not None and value > maximum
+        if low or high:
+            if maximum is None:
+                words = f"at least {minimum}"
+            elif minimum is None:
+                words = f"at most {maximum}"
+            else:
+                words = f"from {minimum} to {maximum}"
+            raise typer.BadParameter(f"must be {words}, got {value}")
+        return value
+
+    return typer.Option(flag, help=help_text, metavar=metavar, callback=check)
+
+
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else there.")
+]
+NoLedgerOption = Annotated[
+    bool, typer.Option("--no-ledger", help="Compute and print only; write nothing to the ledger.")
 ]
 LedgerOption = Annotated[
     Path | None,
     typer.Option(
         "--ledger",
         help="DuckDB ledger file (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
+        metavar="FILE",
         show_default=False,
     ),
 ]
@@ -124,34 +154,46 @@ def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
 
 # The shape and price of one run, shared by `estimate` and `decide` (and --gpu by all commands
 # that look up the hardware catalog). Numbers are taken as text so 7e9 and 1e11 stay exact.
+# One metavar per quantity across commands: N parameters, TOKENS, COUNT of GPUs, USD, HOURS.
 def value_option(flag: str, help_text: str, metavar: str = "X") -> Any:
     """A typer option for a number given as text, shown with a metavar and no default."""
     return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
 
 
+# In a help text, replaced by the catalog's names when the help is shown (cli/help.py).
+GPU_NAMES = "{gpu_names}"
+GPU_HELP = f"Catalog accelerator: {GPU_NAMES} (`trainbudget gpus`)."
+
 ParamsOption = Annotated[str, value_option("--params", "Parameter count N, e.g. 7e9.", "N")]
-TokensOption = Annotated[str, value_option("--tokens", "Training tokens T, e.g. 1e11.", "T")]
-GpusOption = Annotated[str, value_option("--gpus", "Number of accelerators.", "G")]
-PriceOption = Annotated[str, value_option("--price", "Dollars per GPU-hour.", "USD")]
-GpuOption = Annotated[
-    str | None,
-    typer.Option(
-        "--gpu", help="Catalog accelerator, e.g. A100-80GB (see docs/estimate.md).", metavar="NAME"
-    ),
+TokensOption = Annotated[
+    str, value_option("--tokens", "Training tokens of the run, e.g. 1e11.", "TOKENS")
 ]
+GpusOption = Annotated[str, value_option("--gpus", "Number of accelerators.", "COUNT")]
+PriceOption = Annotated[str, value_option("--price", "Dollars per GPU-hour.", "USD")]
+GpuOption = Annotated[str | None, typer.Option("--gpu", help=GPU_HELP, metavar="GPU")]
 GpuTflopsOption = Annotated[
     str | None,
     typer.Option(
-        "--gpu-tflops", help="Dense peak TFLOP/s of one GPU; overrides the catalog.", metavar="X"
+        "--gpu-tflops",
+        help="Dense peak TFLOP/s of one GPU; overrides the catalog.",
+        metavar="TFLOPS",
     ),
 ]
-PrecisionOption = Annotated[str, typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.")]
+PrecisionOption = Annotated[
+    str,
+    typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.", metavar="PRECISION"),
+]
 MfuOption = Annotated[
     str | None,
     typer.Option(
-        "--mfu", help="Model FLOPs utilisation in (0, 1]; default by --model-class.", metavar="M"
+        "--mfu",
+        help="Model FLOPs utilisation in (0, 1]; default by --model-class.",
+        metavar="MFU",
     ),
 ]
 ModelClassOption = Annotated[
-    str, typer.Option("--model-class", help="dense, moe, cnn or snn (class-default MFU).")
+    str,
+    typer.Option(
+        "--model-class", help="dense, moe, cnn or snn (class-default MFU).", metavar="CLASS"
+    ),
 ]

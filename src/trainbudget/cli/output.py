@@ -10,23 +10,52 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from rich.console import Console
-
 from trainbudget.errors import EnvironmentFailure, describe_os_error
 from trainbudget.output import dumps
 
-stderr_console = Console(stderr=True, highlight=False)
+# rich's Console is built on first use: `--json` output never imports it (start-up time).
+_CONSOLES: dict[str, Any] = {}
 
 
-class _StdoutConsole(Console):
+def __getattr__(name: str) -> Any:
+    if name == "stderr_console":
+        return _stderr_console()
+    raise AttributeError(name)
+
+
+def _stderr_console() -> Any:
+    """The stderr console; rich honours NO_COLOR, and prints no styles when piped."""
+    if "stderr" not in _CONSOLES:
+        from rich.console import Console
+
+        _CONSOLES["stderr"] = Console(stderr=True, highlight=False)
+    return _CONSOLES["stderr"]
+
+
+def _stdout_console() -> Any:
     """rich's Console, except that a closed pipe is an error this command reports (rich's
     own handling exits 1 silently, with no line on stderr)."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        raise BrokenPipeError(errno.EPIPE, "broken pipe")
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError(errno.EPIPE, "broken pipe")
+
+    return StdoutConsole(highlight=False)
 
 
-def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], None]) -> None:
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """A renderer imported when first called, so `--json` never imports rich's tables."""
+
+    def call(*args: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(*args)
+
+    return call
+
+
+def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Any], None]) -> None:
     """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
     body = dumps(payload) + b"\n" if as_json else None
     if sys.stdout is None:  # started with stdout closed (`>&-`)
@@ -35,7 +64,7 @@ def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Console], Non
         if body is not None:
             sys.stdout.buffer.write(body)
         else:
-            render(_StdoutConsole(highlight=False))
+            render(_stdout_console())
         sys.stdout.flush()
     except OSError as exc:
         raise stdout_failure(exc) from exc
@@ -70,11 +99,45 @@ def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: Bi
 
 def working(message: str) -> AbstractContextManager[Any]:
     """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
-    if not stderr_console.is_terminal:
+    if not _stderr_console().is_terminal:
         return nullcontext()
-    return stderr_console.status(message, spinner="dots")
+    return _stderr_console().status(message, spinner="dots")
+
+
+class Progress:
+    """A progress bar on stderr for work counted in steps (trace files); silent when stderr
+    is not a terminal. `advance()` after each step."""
+
+    def __init__(self, message: str, total: int) -> None:
+        self._bar: Any = None
+        if total > 1 and _stderr_console().is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
+
+            self._bar = RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=_stderr_console(),
+                transient=True,
+            )
+            self._task = self._bar.add_task(message, total=total)
+
+    def __enter__(self) -> Progress:
+        if self._bar is not None:
+            self._bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def advance(self, steps: int = 1) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, steps)
 
 
 def warn(message: str) -> None:
     """A warning for the user, always on stderr so --json output stays clean."""
-    stderr_console.print(f"[yellow]warning:[/yellow] {message}", soft_wrap=True)
+    _stderr_console().print(f"[yellow]warning:[/yellow] {message}", soft_wrap=True)

@@ -1,4 +1,4 @@
-"""The campaign plan (DESIGN.md, Campaign plan): every section's model and how a file is read.
+"""The campaign plan (docs/plan.md): every section's model and how a file is read.
 
 `sections.py` and `gates.py` hold the pydantic models (the `gates:` section's thresholds are
 plain values; the gates in trainbudget.gates turn them into their own arguments); `load.py`

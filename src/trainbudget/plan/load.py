@@ -187,7 +187,7 @@ def _describe(error: Any) -> str:
         return f"must be a plain name (letters, digits, '.', '_', '-'; no path), got {found!r}"
     if kind == "extra_forbidden":
         known = ", ".join(_known_keys(tuple(error["loc"])[:-1]))
-        return f"unknown key (check the spelling; the keys here are: {known})"
+        return f"unknown key (check the spelling; the keys here are: {known}; see docs/plan.md)"
     if kind in {"greater_than", "greater_than_equal", "less_than_equal", "less_than"}:
         bound = ctx.get("gt", ctx.get("ge", ctx.get("le", ctx.get("lt"))))
         if kind == "greater_than" and bound == 0:

@@ -184,7 +184,7 @@ class CapacityChoice(_Section):
 
 
 class Plan(_Section):
-    """A training campaign plan (see DESIGN.md, "Campaign plan")."""
+    """A training campaign plan (docs/plan.md)."""
 
     # A campaign names report folders and artifact keys: a plain name, never a path.
     campaign: Annotated[

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -48,13 +48,21 @@ def summarize_files(
     hta_compatible: bool = False,
     max_json_bytes: int | None = None,
     jobs: int | None = None,
+    on_file: Callable[[], object] | None = None,
 ) -> list[RankSummary]:
-    """Summarize each file in up to `jobs` processes (default: one per core, at most one a file)."""
+    """Summarize each file in up to `jobs` processes (default: one per core, at most one a file);
+    `on_file()` is called as each file is done (a progress bar)."""
     work = partial(summarize_rank, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes)
     workers = min(len(files), jobs or os.cpu_count() or 1)
+    done = on_file or (lambda: None)
     if workers <= 1:
-        return [work(f) for f in files]
+        return [_then(work(f), done) for f in files]
     # fork: workers start in milliseconds and inherit the imported modules.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(work, files))
+        return [_then(summary, done) for summary in pool.map(work, files)]
+
+
+def _then(summary: RankSummary, done: Callable[[], object]) -> RankSummary:
+    done()
+    return summary

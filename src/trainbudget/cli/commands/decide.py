@@ -23,6 +23,7 @@ from trainbudget.cli.options import (
     LedgerOption,
     MfuOption,
     ModelClassOption,
+    NoLedgerOption,
     ParamsOption,
     PrecisionOption,
     PriceOption,
@@ -30,7 +31,7 @@ from trainbudget.cli.options import (
     ledger_path,
     value_option,
 )
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 
@@ -43,7 +44,7 @@ def decide(
     min_gain: Annotated[
         str,
         value_option(
-            "--min-gain", "Smallest gain with a concrete benefit (same units as the gain)."
+            "--min-gain", "Smallest gain with a concrete benefit (same units as the gain).", "GAIN"
         ),
     ],
     gpu: GpuOption = None,
@@ -52,26 +53,45 @@ def decide(
     mfu: MfuOption = None,
     model_class: ModelClassOption = "dense",
     gain: Annotated[
-        str | None, value_option("--gain", "Predicted gain over the baseline (positive is better).")
+        str | None,
+        value_option("--gain", "Predicted gain over the baseline (positive is better).", "GAIN"),
     ] = None,
     gain_uncertainty: Annotated[
-        str | None, value_option("--gain-uncertainty", "± uncertainty of --gain.")
+        str | None,
+        value_option(
+            "--gain-uncertainty",
+            "± uncertainty of --gain.",
+            "GAIN",
+        ),
     ] = None,
     gain_low: Annotated[
-        str | None, value_option("--gain-low", "Low end of the gain's interval.")
+        str | None,
+        value_option(
+            "--gain-low",
+            "Low end of the gain's interval.",
+            "GAIN",
+        ),
     ] = None,
     gain_high: Annotated[
-        str | None, value_option("--gain-high", "High end of the gain's interval.")
+        str | None,
+        value_option(
+            "--gain-high",
+            "High end of the gain's interval.",
+            "GAIN",
+        ),
     ] = None,
     gain_source: Annotated[
-        str, typer.Option("--gain-source", help="Where the gain comes from.")
+        str, typer.Option("--gain-source", help="Where the gain comes from.", metavar="TEXT")
     ] = "given",
     fit: Annotated[
         Path | None,
-        typer.Option("--fit", help="JSON of `trainbudget fit --json` at the target scale."),
+        typer.Option(
+            "--fit", help="JSON of `trainbudget fit --json` at the target scale.", metavar="FILE"
+        ),
     ] = None,
     baseline_loss: Annotated[
-        str | None, value_option("--baseline-loss", "Loss of the model to beat (with --fit).")
+        str | None,
+        value_option("--baseline-loss", "Loss of the model to beat (with --fit).", "LOSS"),
     ] = None,
     competing: Annotated[
         list[str] | None,
@@ -83,24 +103,31 @@ def decide(
     ] = None,
     teacher_params: Annotated[
         str | None,
-        value_option("--teacher-params", "Teacher parameter count, to price distillation."),
+        value_option("--teacher-params", "Teacher parameter count N, to price distillation.", "N"),
     ] = None,
     shorter_fraction: Annotated[
         str,
-        value_option("--shorter-fraction", "Token fraction of the shorter run (30B of 100B: 0.3)."),
+        value_option(
+            "--shorter-fraction",
+            "Token fraction of the shorter run (30B of 100B: 0.3).",
+            "FRACTION",
+        ),
     ] = "0.3",
-    campaign: Annotated[str | None, typer.Option("--campaign", help="Campaign id.")] = None,
-    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being judged.")] = None,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", help="Campaign id.", metavar="ID")
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="The run being judged.", metavar="ID")
+    ] = None,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
-    from trainbudget.cli.render.gates import render_decision
+    render_decision = lazy("trainbudget.cli.render.gates", "render_decision")
     from trainbudget.cli.run_options import build_estimate
     from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
-    from trainbudget.gates.audit import record_decision
     from trainbudget.gates.decision import decide_run
-    from trainbudget.ledger import Ledger
 
     estimate = build_estimate(
         params=params,
@@ -147,31 +174,39 @@ def decide(
     inputs = {**outcome.inputs, "estimate": estimate, "fit": str(fit) if fit else None}
     details = {**outcome.details, "alternatives": [vars(a) for a in options]}
     recorded = dataclasses.replace(outcome, inputs=inputs, details=details)
+    payload = {
+        "verdict": outcome.outcome,
+        "reason": outcome.reason,
+        "sentence": outcome.sentence,
+        "cost_usd": estimate["dollar_cost"],
+        "gpu_hours": estimate["gpu_hours"],
+        "wall_days": estimate["wall_days"],
+        "predicted_gain": {
+            "value": predicted.value,
+            "low": predicted.low,
+            "high": predicted.high,
+            "uncertainty": predicted.uncertainty,
+            "source": predicted.source,
+        },
+        "min_gain": floor,
+        "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
+        "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
+        "clears_min_gain": outcome.details["clears_min_gain"],
+        "blocks_better_work": outcome.details["blocks_better_work"],
+        "better_work": outcome.details["better_work"],
+        "alternatives": details["alternatives"],
+        "decision_id": None,
+    }
+    if no_ledger:
+        emit(payload, as_json, lambda console: render_decision(console, payload))
+        return
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        decision_id = record_decision(book, recorded, campaign_id=campaign, run_id=run_id)
-        payload = {
-            "verdict": outcome.outcome,
-            "reason": outcome.reason,
-            "sentence": outcome.sentence,
-            "cost_usd": estimate["dollar_cost"],
-            "gpu_hours": estimate["gpu_hours"],
-            "wall_days": estimate["wall_days"],
-            "predicted_gain": {
-                "value": predicted.value,
-                "low": predicted.low,
-                "high": predicted.high,
-                "uncertainty": predicted.uncertainty,
-                "source": predicted.source,
-            },
-            "min_gain": floor,
-            "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
-            "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
-            "clears_min_gain": outcome.details["clears_min_gain"],
-            "blocks_better_work": outcome.details["blocks_better_work"],
-            "better_work": outcome.details["better_work"],
-            "alternatives": details["alternatives"],
-            "decision_id": decision_id,
-        }
+        payload["decision_id"] = record_decision(
+            book, recorded, campaign_id=campaign, run_id=run_id
+        )
         # Inside the transaction: a verdict that cannot be printed is not recorded either.
         emit(payload, as_json, lambda console: render_decision(console, payload))
 

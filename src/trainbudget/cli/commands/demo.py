@@ -11,10 +11,13 @@ import typer
 
 from trainbudget.cli.options import JsonOption
 
-# Defaults for a self-contained run: a private Prefect home inside the demo folder, a patient
-# ephemeral-server start (slow shared machines), Prefect's own logs only when they matter.
+# Defaults for a self-contained run: a private Prefect home inside the demo folder, usage
+# telemetry off (server side, and DO_NOT_TRACK on the client, which also silences Prefect's
+# first-run notice), a patient ephemeral-server start (slow shared machines), Prefect's own
+# logs only when they matter. Each yields to a value already in the environment.
 _PREFECT_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
     "PREFECT_LOGGING_LEVEL": "WARNING",
 }
@@ -22,7 +25,10 @@ _PREFECT_DEFAULTS = {
 
 def demo(
     out: Annotated[
-        Path, typer.Option("--out", help="Folder for the ledger, reports and Prefect's home.")
+        Path,
+        typer.Option(
+            "--out", help="Folder for the ledger, reports and Prefect's home.", metavar="DIR"
+        ),
     ] = Path("trainbudget-demo"),
     as_json: JsonOption = False,
 ) -> None:
@@ -53,12 +59,15 @@ def demo(
     result["seconds"] = round(time.monotonic() - started, 1)
 
     def render(console):
+        from trainbudget.cli.render.text import print_path
+
         pre, weekly = result["prelaunch"], result["weekly_review"]
         console.print(f"pre-launch estimate ({pre['campaign']}): " + _gates(pre["gates"]))
         console.print(f"weekly review {weekly['week']}: " + _gates(weekly["gates"]))
-        console.print(f"reports: {pre['report']}")
-        console.print(f"         {weekly['report']}")
-        console.print(f"open {result['index']}  ({result['seconds']} s)")
+        # Each path whole on its own line, so a narrow terminal or a pipe never splits one.
+        print_path(console, pre["report"], "reports:")
+        print_path(console, weekly["report"])
+        print_path(console, result["index"], f"open ({result['seconds']} s):")
 
     emit(result, as_json, render)
 

@@ -23,8 +23,10 @@ from trainbudget.cli.options import (
     PriceOption,
     TokensOption,
     ledger_path,
+    value_option,
+    whole_option,
 )
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 MfuFromOption = Annotated[
@@ -32,16 +34,24 @@ MfuFromOption = Annotated[
     typer.Option(
         "--mfu-from",
         help="Take the MFU from the ledger: calibrated, pilot or trace (see docs/estimate.md).",
+        metavar="SOURCE",
         show_default=False,
     ),
 ]
 WorkClassOption = Annotated[
-    str, typer.Option("--work-class", help="Work class of the calibration (--mfu-from calibrated).")
+    str,
+    typer.Option(
+        "--work-class",
+        help="Work class of the calibration (--mfu-from calibrated).",
+        metavar="CLASS",
+    ),
 ]
 ClusterOption = Annotated[
     str | None,
     typer.Option(
-        "--cluster", help="Cluster of the calibration; needed when several are calibrated."
+        "--cluster",
+        help="Cluster of the calibration; needed when several are calibrated.",
+        metavar="NAME",
     ),
 ]
 
@@ -65,7 +75,10 @@ def estimate(
         ),
     ] = None,
     method: Annotated[
-        str, typer.Option("--method", help="FLOPs method: 6nt, attention, recompute or moe.")
+        str,
+        typer.Option(
+            "--method", help="FLOPs method: 6nt, attention, recompute or moe.", metavar="METHOD"
+        ),
     ] = "6nt",
     flops_terms: Annotated[
         str | None,
@@ -80,28 +93,39 @@ def estimate(
         int | None, typer.Option("--vocab", help="Vocabulary size (logits term).", metavar="N")
     ] = None,
     active_params: Annotated[
-        str | None, typer.Option("--active-params", help="Active parameters (moe method).")
+        str | None, value_option("--active-params", "Active parameter count N (moe method).", "N")
     ] = None,
-    n_layers: Annotated[int | None, typer.Option("--n-layers", help="Transformer layers.")] = None,
-    d_model: Annotated[int | None, typer.Option("--d-model", help="Hidden size.")] = None,
-    seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
-    heads: Annotated[int | None, typer.Option("--heads", help="Attention heads (memory).")] = None,
+    n_layers: Annotated[
+        int | None, whole_option("--n-layers", "Transformer layers.", minimum=1)
+    ] = None,
+    d_model: Annotated[int | None, whole_option("--d-model", "Hidden size.", minimum=1)] = None,
+    seq_len: Annotated[
+        int | None, whole_option("--seq-len", "Sequence length, tokens.", minimum=1)
+    ] = None,
+    heads: Annotated[
+        int | None, whole_option("--heads", "Attention heads (memory).", minimum=1)
+    ] = None,
     micro_batch: Annotated[
         int | None,
-        typer.Option("--micro-batch", help="Per-GPU micro-batch: adds the memory check."),
+        whole_option("--micro-batch", "Per-GPU micro-batch: adds the memory check.", minimum=1),
     ] = None,
     recompute: Annotated[
-        str, typer.Option("--recompute", help="Activation recomputation: none, selective, full.")
+        str,
+        typer.Option(
+            "--recompute",
+            help="Activation recomputation: none, selective, full.",
+            metavar="MODE",
+        ),
     ] = "none",
     zero_stage: Annotated[
-        int, typer.Option("--zero-stage", help="ZeRO stage 0-3.", min=0, max=3)
+        int, whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3)
     ] = 0,
-    tensor_parallel: Annotated[
-        int, typer.Option("--tp", help="Tensor-parallel degree.", min=1)
-    ] = 1,
+    tensor_parallel: Annotated[int, whole_option("--tp", "Tensor-parallel degree.", minimum=1)] = 1,
     run_id: Annotated[
         str | None,
-        typer.Option("--run-id", help="Land this estimate in the ledger under this run id."),
+        typer.Option(
+            "--run-id", help="Land this estimate in the ledger under this run id.", metavar="ID"
+        ),
     ] = None,
     mfu_from: MfuFromOption = None,
     work_class: WorkClassOption = "main",
@@ -110,7 +134,6 @@ def estimate(
     as_json: JsonOption = False,
 ) -> None:
     """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
-    from trainbudget.cli.render.estimate import render_estimate
     from trainbudget.cli.run_options import build_estimate, resolve_peak
 
     measured = None
@@ -164,7 +187,7 @@ def estimate(
         payload["ledger"] = str(record_estimate(ledger_path(ctx, ledger), run_id, payload))
     for message in payload["warnings"]:
         warn(message)
-    emit(payload, as_json, lambda console: render_estimate(console, payload))
+    emit(payload, as_json, lambda console: _render_estimate(console, payload))
 
 
 def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
@@ -180,7 +203,9 @@ def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
 
 def campaign(
     ctx: typer.Context,
-    plan_file: Annotated[Path, typer.Argument(help="Campaign plan YAML.", show_default=False)],
+    plan_file: Annotated[
+        Path, typer.Argument(help="Campaign plan YAML.", metavar="PLAN", show_default=False)
+    ],
     record: Annotated[
         bool, typer.Option("--record", help="Land the plan and its campaign lines in the ledger.")
     ] = False,
@@ -191,7 +216,7 @@ def campaign(
     as_json: JsonOption = False,
 ) -> None:
     """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
-    from trainbudget.cli.render.estimate import render_campaign
+    render_campaign = lazy("trainbudget.cli.render.estimate", "render_campaign")
     from trainbudget.estimate.campaign import campaign_estimate
     from trainbudget.estimate.campaign_payload import campaign_payload
     from trainbudget.plan import load_plan
@@ -238,6 +263,12 @@ def campaign(
         payload["ledger"] = str(book.path)
         # Printed inside the transaction: output that fails rolls the recorded lines back.
         emit(payload, as_json, lambda console: render_campaign(console, payload))
+
+
+def _render_estimate(console: Any, payload: dict[str, Any]) -> None:
+    from trainbudget.cli.render.estimate import render_estimate  # rich.table: not for --json
+
+    render_estimate(console, payload)
 
 
 def _check_mfu_from(kind: str) -> None:

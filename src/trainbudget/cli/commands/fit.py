@@ -14,32 +14,46 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    NoLedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
 from trainbudget.cli.output import emit, warn, working
 
 
 def fit(
     ctx: typer.Context,
     ablations: Annotated[
-        Path, typer.Argument(help="CSV of ablation results: params, tokens (or FLOPs), loss.")
+        Path,
+        typer.Argument(
+            help="CSV of ablation results: params, tokens (or FLOPs), loss.", metavar="FILE"
+        ),
     ],
     target_params: Annotated[
-        str, value_option("--target-params", "Parameters N of the run to predict, e.g. 7e9.", "N")
+        str,
+        value_option("--target-params", "Parameter count N of the run to predict, e.g. 7e9.", "N"),
     ],
     target_tokens: Annotated[
-        str, value_option("--target-tokens", "Training tokens D of that run, e.g. 1.4e11.", "D")
+        str,
+        value_option("--target-tokens", "Training tokens D of that run, e.g. 1.4e11.", "TOKENS"),
     ],
     baseline_loss: Annotated[
         str | None,
         value_option("--baseline-loss", "Loss to beat; gives the predicted gain.", "LOSS"),
     ] = None,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples for the intervals.")
+        int, whole_option("--bootstrap", "Bootstrap resamples for the intervals.", minimum=0)
     ] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
     confidence: Annotated[
         str,
-        typer.Option("--confidence", help="Coverage of the percentile intervals.", metavar="P"),
+        typer.Option(
+            "--confidence", help="Coverage of the percentile intervals, in (0, 1).", metavar="P"
+        ),
     ] = "0.9",
     budget_flops: Annotated[
         str | None,
@@ -50,37 +64,42 @@ def fit(
         ),
     ] = None,
     params_column: Annotated[
-        str, typer.Option("--params-column", help="Column holding parameters N.")
+        str,
+        typer.Option("--params-column", help="Column holding parameters N.", metavar="COLUMN"),
     ] = "params",
     tokens_column: Annotated[
-        str, typer.Option("--tokens-column", help="Column holding training tokens D.")
+        str,
+        typer.Option("--tokens-column", help="Column holding training tokens D.", metavar="COLUMN"),
     ] = "tokens",
     flops_column: Annotated[
         str | None,
-        typer.Option("--flops-column", help="Column holding training FLOPs C; tokens = C / (6·N)."),
+        typer.Option(
+            "--flops-column",
+            help="Column holding training FLOPs C; tokens = C / (6·N).",
+            metavar="COLUMN",
+        ),
     ] = None,
-    loss_column: Annotated[str, typer.Option("--loss-column", help="Column holding the loss.")] = (
-        "loss"
-    ),
+    loss_column: Annotated[
+        str, typer.Option("--loss-column", help="Column holding the loss.", metavar="COLUMN")
+    ] = "loss",
     drop_highest_loss: Annotated[
         int,
-        typer.Option(
+        whole_option(
             "--drop-highest-loss",
-            help="Set aside the K highest-loss points as outliers (the Chinchilla replication "
-            "uses 5).",
+            "Set aside the N highest-loss points as outliers (the Chinchilla replication uses 5).",
         ),
     ] = 0,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write a PNG of the fit to this path.")
+        Path | None,
+        typer.Option("--plot", help="Write a PNG of the fit to this file.", metavar="FILE"),
     ] = None,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Fit a scaling law to ablations and predict the loss at the target scale, with intervals."""
     from trainbudget.cli.render.scaling import render_analysis
-    from trainbudget.ledger import Ledger
     from trainbudget.scaling.analysis import analyse_ablations
-    from trainbudget.scaling.land import land_analysis
     from trainbudget.scaling.load import AblationColumns, read_ablations
 
     target_n = _float(parse.positive("--target-params", target_params))
@@ -125,16 +144,18 @@ def fit(
 
         # Before the landing: a plot that cannot be written leaves the ledger as it was.
         plot_path = str(plot_fit(analysis, plot))
+    payload = {"file": str(ablations), **analysis.payload(), "plot": plot_path, "ledger": None}
+    for message in analysis.warnings:
+        warn(message)
+    if no_ledger:
+        emit(payload, as_json, lambda console: render_analysis(console, payload))
+        return
+    from trainbudget.ledger import Ledger
+    from trainbudget.scaling.land import land_analysis
+
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         fit_id, landed = land_analysis(book, analysis, options)
-        payload = {
-            "file": str(ablations),
-            **analysis.payload(),
-            "plot": plot_path,
-            "ledger": {"path": str(book.path), "fit_id": fit_id, "landed": landed},
-        }
-        for message in analysis.warnings:
-            warn(message)
+        payload["ledger"] = {"path": str(book.path), "fit_id": fit_id, "landed": landed}
         # Printed inside the transaction: output that fails (a full disk) rolls the fit back.
         emit(payload, as_json, lambda console: render_analysis(console, payload))
 

@@ -12,8 +12,15 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
-from trainbudget.cli.output import emit
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    NoLedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
+from trainbudget.cli.output import emit, lazy
 from trainbudget.errors import InputError
 
 
@@ -27,7 +34,7 @@ def admit(
         typer.Option(
             "--expected-interruptions",
             help="Interruptions expected during the run (a count, may be fractional).",
-            metavar="K",
+            metavar="COUNT",
             show_default=False,
         ),
     ],
@@ -41,7 +48,7 @@ def admit(
         bool, typer.Option("--no-checkpoint", help="The run cannot resume from a checkpoint.")
     ] = False,
     gpus: Annotated[
-        int | None, typer.Option("--gpus", help="Accelerators requested.", min=1)
+        int | None, whole_option("--gpus", "Accelerators requested.", "COUNT", minimum=1)
     ] = None,
     memory_per_gpu_gb: Annotated[
         str | None,
@@ -56,14 +63,22 @@ def admit(
         ),
     ] = None,
     data_snapshot: Annotated[
-        str | None, typer.Option("--data-snapshot", help="The data snapshot the run trains on.")
+        str | None,
+        typer.Option(
+            "--data-snapshot", help="The data snapshot the run trains on.", metavar="SNAPSHOT"
+        ),
     ] = None,
     workload: Annotated[
-        str, typer.Option("--workload", help="experiment or retraining (scheduled).")
+        str,
+        typer.Option(
+            "--workload", help="experiment or retraining (scheduled).", metavar="WORKLOAD"
+        ),
     ] = "experiment",
-    priority: Annotated[str, typer.Option("--priority", help="normal or high.")] = "normal",
+    priority: Annotated[
+        str, typer.Option("--priority", help="normal or high.", metavar="PRIORITY")
+    ] = "normal",
     candidate: Annotated[
-        str, typer.Option("--candidate", help="exploratory or production.")
+        str, typer.Option("--candidate", help="exploratory or production.", metavar="KIND")
     ] = "exploratory",
     skip_full_evaluation: Annotated[
         bool,
@@ -73,7 +88,8 @@ def admit(
         ),
     ] = False,
     max_gpus: Annotated[
-        int | None, typer.Option("--max-gpus", help="Queue limit: accelerators per run.", min=0)
+        int | None,
+        whole_option("--max-gpus", "Queue limit: accelerators per run.", "COUNT", minimum=0),
     ] = None,
     max_memory_per_gpu_gb: Annotated[
         str | None,
@@ -105,20 +121,24 @@ def admit(
     ] = None,
     plan: Annotated[
         Path | None,
-        typer.Option("--plan", help="Read limits from the plan's gates.admission section."),
+        typer.Option(
+            "--plan", help="Read limits from the plan's gates.admission section.", metavar="PLAN"
+        ),
     ] = None,
     campaign: Annotated[
-        str | None, typer.Option("--campaign", help="Campaign id (default: the plan's).")
+        str | None,
+        typer.Option("--campaign", help="Campaign id (default: the plan's).", metavar="ID"),
     ] = None,
-    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being admitted.")] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="The run being admitted.", metavar="ID")
+    ] = None,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
-    from trainbudget.cli.render.gates import render_admission
+    render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
     from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
 
     for flag, value, allowed in (
         ("--workload", workload, ("experiment", "retraining")),
@@ -172,24 +192,31 @@ def admit(
     )
     outcome = admit_run(request, limits)
     campaign_id = campaign or (loaded_plan.campaign if loaded_plan else None)
+    payload = {
+        "state": outcome.outcome,
+        "reason": outcome.reason,
+        "reserved_gpu_hours": outcome.details["reserved_gpu_hours"],
+        "reasons": outcome.details["reasons"],
+        "sentence": outcome.sentence,
+        "promotable_on_completion": outcome.details["promotable_on_completion"],
+        "campaign": campaign_id,
+        "run_id": run_id,
+        "decision_id": None,
+    }
+    if no_ledger:
+        emit(payload, as_json, lambda console: render_admission(console, payload))
+        return
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         if plan is not None:
             from trainbudget.plan import land_plan
 
             land_plan(book, plan)
-        decision_id = record_decision(book, outcome, campaign_id=campaign_id, run_id=run_id)
-        payload = {
-            "state": outcome.outcome,
-            "reason": outcome.reason,
-            "reserved_gpu_hours": outcome.details["reserved_gpu_hours"],
-            "reasons": outcome.details["reasons"],
-            "sentence": outcome.sentence,
-            "promotable_on_completion": outcome.details["promotable_on_completion"],
-            "campaign": campaign_id,
-            "run_id": run_id,
-            "decision_id": decision_id,
-        }
+        payload["decision_id"] = record_decision(
+            book, outcome, campaign_id=campaign_id, run_id=run_id
+        )
         # Inside the transaction: a verdict that cannot be printed is not recorded either.
         emit(payload, as_json, lambda console: render_admission(console, payload))
 
@@ -197,19 +224,21 @@ def admit(
 def decisions(
     ctx: typer.Context,
     campaign: Annotated[
-        str | None, typer.Option("--campaign", help="Only this campaign's decisions.")
+        str | None,
+        typer.Option("--campaign", help="Only this campaign's decisions.", metavar="ID"),
     ] = None,
     gate: Annotated[
-        str | None, typer.Option("--gate", help="Only this gate (admission, decision, ...).")
+        str | None,
+        typer.Option("--gate", help="Only this gate (admission, decision, ...).", metavar="GATE"),
     ] = None,
     limit: Annotated[
-        int, typer.Option("--limit", help="Show at most the newest N decisions.", min=1)
+        int, whole_option("--limit", "Show at most the newest N decisions.", minimum=1)
     ] = 1000,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
-    from trainbudget.cli.render.gates import render_decisions
+    render_decisions = lazy("trainbudget.cli.render.gates", "render_decisions")
     from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
 

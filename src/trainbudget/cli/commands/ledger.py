@@ -25,7 +25,11 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
 
     def render(console):
         done = ", ".join(f"{v:03d}" for v in applied) or "none (already up to date)"
-        console.print(f"ledger {payload['ledger']}: schema version {payload['schema_version']:03d}")
+        from trainbudget.cli.render.text import print_path
+
+        print_path(
+            console, payload["ledger"], f"ledger, schema version {payload['schema_version']:03d}:"
+        )
         console.print(f"migrations applied now: {done}")
 
     emit(payload, as_json, render)
@@ -49,9 +53,12 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     def render(console):
         from rich.table import Table
 
-        table = Table(title=f"ledger {payload['ledger']} (schema {payload['schema_version']:03d})")
+        from trainbudget.cli.render.text import number_column, print_path
+
+        print_path(console, payload["ledger"], f"ledger, schema {payload['schema_version']:03d}:")
+        table = Table()
         table.add_column("table")
-        table.add_column("rows", justify="right")
+        number_column(table, "rows")
         for row in payload["tables"]:
             table.add_row(row["table"], f"{row['rows']:,}")
         console.print(table)

@@ -8,7 +8,15 @@ from typing import Annotated, Any
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import (
+    GPU_HELP,
+    JsonOption,
+    LedgerOption,
+    NoLedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
 from trainbudget.cli.output import emit, warn
 
 
@@ -16,36 +24,45 @@ def pilot(
     ctx: typer.Context,
     steplogs: Annotated[
         list[Path],
-        typer.Argument(help="Step logs: .csv, .parquet or .jsonl (columns in docs/pilot.md)."),
+        typer.Argument(
+            help="Step logs: .csv, .parquet or .jsonl (columns in docs/pilot.md).",
+            metavar="STEPLOG...",
+        ),
     ],
     params: Annotated[
         str | None,
-        typer.Option("--params", help="Model parameters N (e.g. 7e9), for MFU = 6·N·tokens/…"),
+        value_option("--params", "Parameter count N, e.g. 7e9 (for MFU = 6·N·tokens/s/peak).", "N"),
     ] = None,
     gpu: Annotated[
         str | None,
-        typer.Option("--gpu", help="Catalog accelerator (e.g. H100-SXM): peak FLOP/s, memory."),
+        typer.Option("--gpu", help=GPU_HELP + " Its peak and memory.", metavar="GPU"),
     ] = None,
     precision: Annotated[
-        str, typer.Option("--precision", help="Peak to measure MFU against: bf16, fp16, fp8…")
+        str,
+        typer.Option(
+            "--precision",
+            help="Peak to measure MFU against: fp32, tf32, bf16, fp16 or fp8.",
+            metavar="PRECISION",
+        ),
     ] = "bf16",
     shape_mix: Annotated[
         list[str] | None,
         typer.Option(
             "--shape-mix",
             help="Training token mix, repeated: SEQ_LEN[xBATCH]=FRACTION (2048=0.9 8192=0.1).",
+            metavar="SHAPE=FRACTION",
         ),
     ] = None,
     warmup_steps: Annotated[
-        int, typer.Option("--warmup-steps", min=0, help="Leave out each run's first K steps.")
+        int, whole_option("--warmup-steps", "Leave out each run's first N steps.", minimum=0)
     ] = 0,
     train_tokens: Annotated[
         str | None,
-        typer.Option("--train-tokens", help="Tokens of the real run: project its GPU-hours."),
+        value_option(
+            "--train-tokens", "Training tokens of the real run: project its GPU-hours.", "TOKENS"
+        ),
     ] = None,
-    no_ledger: Annotated[
-        bool, typer.Option("--no-ledger", help="Summarize only; write nothing to the ledger.")
-    ] = False,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:

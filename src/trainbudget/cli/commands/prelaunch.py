@@ -12,7 +12,13 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
 from trainbudget.cli.output import emit, warn, working
 
 
@@ -41,35 +47,58 @@ def prelaunch(
         typer.Option("--ablations", help="Ablations CSV for the scaling fit.", metavar="FILE"),
     ] = None,
     baseline_loss: Annotated[
-        str | None, value_option("--baseline-loss", "Loss of the model to beat (with --ablations).")
+        str | None,
+        value_option("--baseline-loss", "Loss of the model to beat (with --ablations).", "LOSS"),
     ] = None,
     gain: Annotated[
-        str | None, value_option("--gain", "Predicted gain, instead of --ablations.")
+        str | None,
+        value_option(
+            "--gain",
+            "Predicted gain, instead of --ablations.",
+            "GAIN",
+        ),
     ] = None,
     gain_uncertainty: Annotated[
-        str, value_option("--gain-uncertainty", "± uncertainty of --gain.")
+        str,
+        value_option(
+            "--gain-uncertainty",
+            "± uncertainty of --gain.",
+            "GAIN",
+        ),
     ] = "0",
-    gain_source: Annotated[str, typer.Option("--gain-source", help="Where --gain comes from.")] = (
-        "given"
-    ),
+    gain_source: Annotated[
+        str, typer.Option("--gain-source", help="Where --gain comes from.", metavar="TEXT")
+    ] = "given",
     min_gain: Annotated[
-        str, value_option("--min-gain", "Smallest gain with a concrete benefit.")
+        str,
+        value_option(
+            "--min-gain",
+            "Smallest gain with a concrete benefit.",
+            "GAIN",
+        ),
     ] = "0",
     expected_interruptions: Annotated[
-        str, value_option("--expected-interruptions", "Interruptions expected during the run.", "K")
+        str,
+        value_option("--expected-interruptions", "Interruptions expected during the run.", "COUNT"),
     ] = "1",
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples of the scaling fit.", min=1)
+        int, whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1)
     ] = 200,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 0,
+    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
     report_root: Annotated[
         Path,
         typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),
     ] = Path("trainbudget-reports"),
+    no_ledger: Annotated[
+        bool,
+        typer.Option("--no-ledger", help="Land into a scratch ledger that is deleted afterwards."),
+    ] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Estimate a campaign from its pilot, traces and ablations; admit it; weigh its gain."""
+    import tempfile
+
     from trainbudget.ledger import Ledger
     from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
 
@@ -88,13 +117,17 @@ def prelaunch(
         seed=seed,
         report_root=report_root,
     )
-    with Ledger.open(ledger_path(ctx, ledger)) as book, working("pre-launch estimate…"):
-        result, summary = run_prelaunch(inputs, book)
+    with tempfile.TemporaryDirectory(prefix="trainbudget-prelaunch-") as tmp:
+        book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
+        with Ledger.open(book_path) as book, working("pre-launch estimate…"):
+            result, summary = run_prelaunch(inputs, book)
     for message in (*result.estimate.warnings, *result.landed.trace_warnings):
         warn(message)
 
     def render(console) -> None:
         from rich.markup import escape
+
+        from trainbudget.cli.render.text import print_path
 
         console.print(
             f"[bold]{escape(summary['campaign'])}[/bold]: planned "
@@ -106,7 +139,6 @@ def prelaunch(
                 f"{outcome.gate}: [bold]{outcome.outcome}[/bold] — {escape(outcome.sentence)}",
                 soft_wrap=True,
             )
-        console.print("report:")
-        console.print(summary["report"], soft_wrap=True, highlight=False)
+        print_path(console, summary["report"], "report:")
 
     emit(summary, as_json, render)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
 from trainbudget.cli.output import emit, emit_with_array, warn, working
 
 FileList = Annotated[
@@ -17,6 +16,7 @@ FileList = Annotated[
     typer.Option(
         "--sacct",
         help="sacct export: --parsable2/--parsable text (any delimiter) or --json. Repeatable.",
+        metavar="FILE",
     ),
 ]
 
@@ -25,38 +25,63 @@ def reconcile(
     ctx: typer.Context,
     sacct: FileList = None,
     registry: Annotated[
-        Path | None, typer.Option(help="Experiment registry (CSV or YAML).")
+        Path | None, typer.Option(help="Experiment registry (CSV or YAML).", metavar="FILE")
     ] = None,
     progress: Annotated[
-        Path | None, typer.Option(help="Application progress events (JSONL).")
+        Path | None, typer.Option(help="Application progress events (JSONL).", metavar="FILE")
     ] = None,
-    manifest: Annotated[Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).")] = None,
+    manifest: Annotated[
+        Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).", metavar="FILE")
+    ] = None,
     plan: Annotated[
-        Path | None, typer.Option(help="Campaign plan YAML (default: the newest landed).")
+        Path | None,
+        typer.Option(help="Campaign plan YAML (default: the newest landed).", metavar="PLAN"),
     ] = None,
     week: Annotated[
-        str | None, typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).")
+        str | None,
+        typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).", metavar="WEEK"),
     ] = None,
-    cluster_tz: Annotated[str, typer.Option(help="Zone sacct printed its times in.")] = "UTC",
+    cluster_tz: Annotated[
+        str, typer.Option(help="Time zone sacct printed its times in.", metavar="TZ")
+    ] = "UTC",
     cluster: Annotated[
-        str, typer.Option(help="Cluster name for exports without a Cluster field.")
+        str,
+        typer.Option(help="Cluster name for exports without a Cluster field.", metavar="NAME"),
     ] = "default",
     sacct_delimiter: Annotated[
-        str | None, typer.Option(help="sacct --delimiter (default: detected).")
+        str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
     ] = None,
     sacct_format: Annotated[
-        str | None, typer.Option(help="Comma-separated sacct --format of a headerless export.")
+        str | None,
+        typer.Option(
+            help="Comma-separated sacct --format of a headerless export.", metavar="FIELDS"
+        ),
     ] = None,
     live: Annotated[
         bool, typer.Option("--live", help="Run sacct here (a login node) for the week.")
     ] = False,
     clock_tolerance_seconds: Annotated[
-        int, typer.Option(min=0, help="Scheduler vs application clock gap that flags a job.")
+        int,
+        whole_option(
+            "--clock-tolerance-seconds",
+            "Scheduler vs application clock gap that flags a job.",
+            "SECONDS",
+            minimum=0,
+        ),
     ] = 300,
+    no_ledger: Annotated[
+        bool,
+        typer.Option(
+            "--no-ledger",
+            help="Reconcile in a scratch ledger that is deleted afterwards (give --plan).",
+        ),
+    ] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
+    import tempfile
+
     from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
     from trainbudget.reconcile.report import reconcile_payload
@@ -80,7 +105,8 @@ def reconcile(
         jobs_path = Path(tmp) / "jobs.json"
         # One transaction around landing, review and printing: output that fails (a full
         # disk, a closed pipe) leaves the ledger as it was.
-        with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+        book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
+        with Ledger.open(book_path) as book, book.transaction():
             with working("landing and reconciling…"):
                 result = reconcile(book, inputs, jobs_path if as_json else None)
                 payload = reconcile_payload(result)

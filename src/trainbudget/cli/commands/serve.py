@@ -7,41 +7,74 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
 
 
 def serve(
     ctx: typer.Context,
     plan: Annotated[
-        Path | None, typer.Option("--plan", help="Campaign plan the weekly review uses.")
+        Path | None,
+        typer.Option("--plan", help="Campaign plan the weekly review uses.", metavar="PLAN"),
     ] = None,
     sacct: Annotated[
-        list[Path] | None, typer.Option("--sacct", help="sacct export(s) for the weekly review.")
+        list[Path] | None,
+        typer.Option(
+            "--sacct", help="sacct export for the weekly review. Repeatable.", metavar="FILE"
+        ),
     ] = None,
     live_sacct: Annotated[
         bool, typer.Option("--live-sacct", help="Run sacct for the review week instead.")
     ] = False,
-    registry: Annotated[Path | None, typer.Option("--registry")] = None,
-    progress: Annotated[Path | None, typer.Option("--progress")] = None,
-    manifest: Annotated[Path | None, typer.Option("--manifest")] = None,
-    cluster: Annotated[str, typer.Option("--cluster", help="Cluster name of sacct records.")] = (
-        "default"
-    ),
-    cluster_tz: Annotated[str, typer.Option("--cluster-tz")] = "UTC",
+    registry: Annotated[
+        Path | None,
+        typer.Option(
+            "--registry", help="Experiment registry (CSV or YAML) for the review.", metavar="FILE"
+        ),
+    ] = None,
+    progress: Annotated[
+        Path | None,
+        typer.Option(
+            "--progress", help="Application progress events (JSONL) for the review.", metavar="FILE"
+        ),
+    ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--manifest", help="Artifact manifest (CSV or JSONL) for the review.", metavar="FILE"
+        ),
+    ] = None,
+    cluster: Annotated[
+        str, typer.Option("--cluster", help="Cluster name of sacct records.", metavar="NAME")
+    ] = "default",
+    cluster_tz: Annotated[
+        str,
+        typer.Option("--cluster-tz", help="Time zone sacct printed its times in.", metavar="TZ"),
+    ] = "UTC",
     cron: Annotated[
         str | None,
-        typer.Option("--cron", help="Weekly review schedule (default: deploy/prefect.yaml's)."),
+        typer.Option(
+            "--cron",
+            help="Weekly review schedule, a cron line (default: deploy/prefect.yaml's).",
+            metavar="CRON",
+        ),
     ] = None,
     timezone: Annotated[
         str | None,
-        typer.Option("--timezone", help="Time zone of the schedule (default: the file's)."),
+        typer.Option(
+            "--timezone", help="Time zone of the schedule (default: the file's).", metavar="TZ"
+        ),
     ] = None,
     demo: Annotated[
         bool, typer.Option("--demo", help="Use the bundled demo data as the review's inputs.")
     ] = False,
-    report_root: Annotated[Path, typer.Option("--report-root")] = Path("trainbudget-reports"),
+    report_root: Annotated[
+        Path,
+        typer.Option(
+            "--report-root", help="Folder the runs write their report folders in.", metavar="DIR"
+        ),
+    ] = Path("trainbudget-reports"),
     limit: Annotated[
-        int | None, typer.Option("--limit", help="At most this many flow runs at once.")
+        int | None, whole_option("--limit", "At most N flow runs at once.", minimum=1)
     ] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,

@@ -13,19 +13,26 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, value_option
-from trainbudget.cli.output import emit, warn
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    NoLedgerOption,
+    ledger_path,
+    value_option,
+    whole_option,
+)
+from trainbudget.cli.output import emit, lazy, warn
 from trainbudget.errors import InputError
 
 
 def stop_rules(
     ctx: typer.Context,
     wall_hours: Annotated[
-        str, value_option("--wall-hours", "Wall-clock hours the run has used.", "H")
+        str, value_option("--wall-hours", "Wall-clock hours the run has used.", "HOURS")
     ],
     spent_usd: Annotated[str, value_option("--spent-usd", "Dollars the run has spent.", "USD")],
     failed_steps: Annotated[
-        int, typer.Option("--failed-steps", help="Failed steps so far.", min=0)
+        int, whole_option("--failed-steps", "Failed steps so far.", minimum=0)
     ] = 0,
     metric: Annotated[
         list[str] | None,
@@ -39,43 +46,56 @@ def stop_rules(
         bool, typer.Option("--finished", help="The run reached its planned end.")
     ] = False,
     plan: Annotated[
-        Path | None, typer.Option("--plan", help="Take the rules from gates.stop_rules.")
+        Path | None,
+        typer.Option("--plan", help="Take the rules from gates.stop_rules.", metavar="PLAN"),
     ] = None,
     max_wall_hours: Annotated[
-        str | None, value_option("--max-wall-hours", "Maximum wall clock, hours.", "H")
+        str | None, value_option("--max-wall-hours", "Maximum wall clock, hours.", "HOURS")
     ] = None,
     spend_limit_usd: Annotated[
-        str | None, value_option("--spend-limit-usd", "Spend limit.", "USD")
+        str | None, value_option("--spend-limit-usd", "Spend limit, dollars.", "USD")
     ] = None,
     max_failed_steps: Annotated[
-        int | None, typer.Option("--max-failed-steps", help="Failed steps tolerated.")
+        int | None, whole_option("--max-failed-steps", "Failed steps tolerated.", minimum=0)
     ] = None,
     early_stop_metric: Annotated[
-        str | None, typer.Option("--early-stop-metric", help="Development metric to watch.")
+        str | None,
+        typer.Option("--early-stop-metric", help="Development metric to watch.", metavar="METRIC"),
     ] = None,
-    mode: Annotated[str, typer.Option("--mode", help="min or max (better is lower/higher).")] = (
-        "min"
-    ),
-    patience: Annotated[int, typer.Option("--patience", help="Evaluations without gain.")] = 3,
+    mode: Annotated[
+        str,
+        typer.Option("--mode", help="min or max (better is lower/higher).", metavar="MODE"),
+    ] = "min",
+    patience: Annotated[
+        int, whole_option("--patience", "Evaluations without gain.", minimum=1)
+    ] = 3,
     min_delta: Annotated[
-        str, value_option("--min-delta", "Smallest change that counts as gain.")
+        str, value_option("--min-delta", "Smallest change that counts as gain.", "DELTA")
     ] = "0",
     dev_metric: Annotated[
         list[str] | None,
-        typer.Option("--dev-metric", help="A declared development metric (repeatable)."),
+        typer.Option(
+            "--dev-metric", help="A declared development metric (repeatable).", metavar="METRIC"
+        ),
     ] = None,
     holdout_metric: Annotated[
         list[str] | None,
-        typer.Option("--holdout-metric", help="A final holdout metric (repeatable)."),
+        typer.Option(
+            "--holdout-metric", help="A final holdout metric (repeatable).", metavar="METRIC"
+        ),
     ] = None,
-    campaign: Annotated[str | None, typer.Option("--campaign", help="Campaign id.")] = None,
-    run_id: Annotated[str | None, typer.Option("--run-id", help="The run being checked.")] = None,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", help="Campaign id.", metavar="ID")
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="The run being checked.", metavar="ID")
+    ] = None,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
-    from trainbudget.cli.render.gates import render_stop_rules
-    from trainbudget.gates.audit import record_decision
+    render_stop_rules = lazy("trainbudget.cli.render.gates", "render_stop_rules")
     from trainbudget.gates.stop_rules import (
         EarlyStop,
         RunProgress,
@@ -83,7 +103,6 @@ def stop_rules(
         evaluate_stop_rules,
         planned_stop_rules,
     )
-    from trainbudget.ledger import Ledger
 
     histories = dict(_history(text) for text in metric or [])
     if plan is not None:
@@ -122,16 +141,22 @@ def stop_rules(
             "early stopping was not checked"
         )
     outcome = evaluate_stop_rules(rules, progress)
+    payload = {
+        "outcome": outcome.outcome,
+        "reason": outcome.reason,
+        "sentence": outcome.sentence,
+        "artifact_state": outcome.details["artifact_state"],
+        "promotable": outcome.details["promotable"],
+        "decision_id": None,
+    }
+    if no_ledger:
+        emit(payload, as_json, lambda console: render_stop_rules(console, payload))
+        return
+    from trainbudget.gates.audit import record_decision
+    from trainbudget.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        decision_id = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
-        payload = {
-            "outcome": outcome.outcome,
-            "reason": outcome.reason,
-            "sentence": outcome.sentence,
-            "artifact_state": outcome.details["artifact_state"],
-            "promotable": outcome.details["promotable"],
-            "decision_id": decision_id,
-        }
+        payload["decision_id"] = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
         # Inside the transaction: a verdict that cannot be printed is not recorded either.
         emit(payload, as_json, lambda console: render_stop_rules(console, payload))
 

@@ -9,15 +9,25 @@ from typing import Annotated, Any
 import typer
 
 from trainbudget.cli import options as parse
-from trainbudget.cli.options import GpuTflopsOption, JsonOption, LedgerOption, ledger_path
-from trainbudget.cli.output import emit, warn, working
+from trainbudget.cli.options import (
+    GPU_HELP,
+    GpuTflopsOption,
+    JsonOption,
+    LedgerOption,
+    NoLedgerOption,
+    ledger_path,
+    whole_option,
+)
+from trainbudget.cli.output import Progress, emit, warn
 
 
 def trace(
     ctx: typer.Context,
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Rank trace files (.json or .json.gz) or folders of them."),
+        typer.Argument(
+            help="Rank trace files (.json or .json.gz) or folders of them.", metavar="PATH..."
+        ),
     ],
     hta_compatible: Annotated[
         bool,
@@ -28,7 +38,7 @@ def trace(
     ] = False,
     gpu: Annotated[
         str | None,
-        typer.Option("--gpu", help="Catalog accelerator (e.g. A100-80GB) to report MFU against."),
+        typer.Option("--gpu", help=GPU_HELP + " MFU is reported against it.", metavar="GPU"),
     ] = None,
     gpu_tflops: GpuTflopsOption = None,
     precision: Annotated[
@@ -36,22 +46,23 @@ def trace(
         typer.Option(
             "--precision",
             help="Peak for MFU: fp32, tf32, bf16, fp16, fp8 (default: the traced ops' dtype).",
+            metavar="PRECISION",
         ),
     ] = None,
     max_json_bytes: Annotated[
         int | None,
-        typer.Option(
+        whole_option(
             "--max-json-bytes",
-            min=1,
-            help="Refuse a trace that decompresses past this many bytes (default 2 GiB).",
+            "Refuse a trace that decompresses past this many bytes (default 2 GiB).",
+            "BYTES",
+            minimum=1,
         ),
     ] = None,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", min=1, help="Worker processes (default: one per core).")
+        int | None,
+        whole_option("--jobs", "Worker processes (default: one per core).", minimum=1),
     ] = None,
-    no_ledger: Annotated[
-        bool, typer.Option("--no-ledger", help="Summarize only; write nothing to the ledger.")
-    ] = False,
+    no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -68,9 +79,13 @@ def trace(
         accelerator = get_accelerator(gpu)  # a wrong name or precision fails before any work
         if precision is not None:
             accelerator.peak_flops_per_second(precision)
-    with working(f"summarizing {len(files)} trace file(s)…"):
+    with Progress(f"summarizing {len(files)} trace files", len(files)) as bar:
         summaries = summarize_files(
-            files, hta_compatible=hta_compatible, max_json_bytes=max_json_bytes, jobs=jobs
+            files,
+            hta_compatible=hta_compatible,
+            max_json_bytes=max_json_bytes,
+            jobs=jobs,
+            on_file=bar.advance,
         )
     peak = choose_peak(
         summaries, accelerator=accelerator, tflops=tflops, gpu=gpu, precision=precision

@@ -9,6 +9,8 @@ from typing import Any
 
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_table
+
 _GIB = 1024**3
 
 
@@ -79,8 +81,8 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
     """Lines, totals, storage, sensitivity grid, cadence, capacity and the ceiling verdict."""
     lines = Table(title=f"campaign {payload['campaign']}: GPU-hours by work class")
     lines.add_column("line")
-    lines.add_column("GPU-hours", justify="right")
-    lines.add_column("$", justify="right")
+    number_column(lines, "GPU-hours")
+    number_column(lines, "$")
     lines.add_column("arithmetic")
     for kind in ("planned", "contingency"):
         rows = [
@@ -117,7 +119,7 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
         caption="replaces the retry line, never added to it",
     )
     for column in ("n", "f", "f from", "GPU-hours", "$", "to ceiling"):
-        grid.add_column(column, justify="right")
+        number_column(grid, column)
     for case in payload["sensitivity"]:
         margin = float(case["margin_gpu_hours"])
         grid.add_row(
@@ -128,7 +130,7 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
             _n(case["compute_usd"], 2),
             f"{-margin:,.1f} OVER" if margin < 0 else f"{margin:,.1f} left",
         )
-    console.print(grid)
+    print_table(console, grid, ("f from", "$"))
 
     cadence = payload["cadence"]
     if cadence:
@@ -144,9 +146,9 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
         render_forecast(console, payload["forecast"])
     if payload["capacity"]:
         capacity = Table(title="capacity options, expected (restarts, lost work, delay)")
-        capacity.add_column("option", overflow="fold")
+        capacity.add_column("option", no_wrap=True)
         for column in ("$/GPU-h", "interrupts", "wall h", "overhead GPU-h", "delay $", "total $"):
-            capacity.add_column(column, justify="right", no_wrap=True)
+            number_column(capacity, column)
         for cost in payload["capacity"]:
             capacity.add_row(
                 cost["name"],
@@ -157,7 +159,8 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
                 _n(cost["delay_usd"], 2),
                 _n(cost["total_usd"], 2),
             )
-        console.print(capacity)
+        # A narrow terminal loses the expected counts first; the dollars stay.
+        print_table(console, capacity, ("interrupts", "wall h", "overhead GPU-h", "delay $"))
 
     ceiling = payload["ceiling"]
     verdict = "WITHIN" if ceiling["within"] else "OVER"

@@ -8,7 +8,16 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_table
 from trainbudget.output import fmt_number
+
+
+def _recorded(console: Any, payload: dict[str, Any]) -> None:
+    """Where the verdict went: its decision id in the ledger, or nowhere (--no-ledger)."""
+    if payload["decision_id"] is None:
+        console.print("[dim]not recorded (--no-ledger)[/dim]")
+    else:
+        console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
 
 
 def render_admission(console: Any, payload: dict[str, Any]) -> None:
@@ -23,7 +32,7 @@ def render_admission(console: Any, payload: dict[str, Any]) -> None:
             f"  also [{colour}]{extra['reason']}[/]: {escape(extra['sentence'])}",
             soft_wrap=True,
         )
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def render_decisions(console: Any, payload: dict[str, Any]) -> None:
@@ -51,7 +60,7 @@ def render_stop_rules(console: Any, payload: dict[str, Any]) -> None:
         f"[bold {colour}]{payload['outcome'].upper()}[/] {escape(payload['sentence'])}",
         soft_wrap=True,
     )
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def render_decision(console: Any, payload: dict[str, Any]) -> None:
@@ -59,8 +68,9 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
     colour = {"run": "green", "defer": "yellow"}.get(payload["verdict"], "red")
     console.print(f"[bold {colour}]{payload['verdict'].upper()}[/] {escape(payload['sentence'])}")
     table = Table(title="cheaper alternatives (priced by the estimator)")
-    for column in ("alternative", "GPU-hours", "cost", "gain", "gain per $1k"):
-        table.add_column(column, justify="left" if column == "alternative" else "right")
+    table.add_column("alternative", no_wrap=True)
+    for column in ("GPU-hours", "cost", "gain", "gain per $1k"):
+        number_column(table, column)
     for alt in payload["alternatives"]:
         table.add_row(
             alt["name"],
@@ -69,10 +79,10 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
             _shown(alt["predicted_gain"], lambda v: f"{float(v):.4g}"),
             _shown(alt["gain_per_1000_usd"], lambda v: f"{float(v):.3g}"),
         )
-    console.print(table)
+    print_table(console, table, ("gain per $1k", "GPU-hours"))
     for alt in payload["alternatives"]:
         console.print(f"  {alt['name']}: {escape(alt['description'])}; {escape(alt['note'])}")
-    console.print(f"[dim]recorded as decision {payload['decision_id']} in the ledger[/dim]")
+    _recorded(console, payload)
 
 
 def _shown(value: Any, fmt: Any) -> str:

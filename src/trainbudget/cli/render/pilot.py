@@ -6,24 +6,16 @@ from typing import Any
 
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_table
 from trainbudget.output import fmt_number
 
 
 def render_pilot(console: Any, payload: dict[str, Any]) -> None:
     """Per-shape step statistics, the mix throughput, MFU, memory headroom and checkpoints."""
     table = Table(title=f"pilot: {payload['steps']:,} steps in {payload['runs']} run(s)")
-    for name in (
-        "seq x batch on GPUs",
-        "steps",
-        "median s",
-        "p95 s",
-        "max s",
-        "tokens/s",
-        "peak GiB",
-    ):
-        table.add_column(name, justify="right" if name != "seq x batch on GPUs" else "left")
-    table.add_column("MFU", justify="right")
-    table.add_column("mix", justify="right")
+    table.add_column("seq x batch on GPUs", no_wrap=True)
+    for name in ("steps", "median s", "p95 s", "max s", "tokens/s", "peak GiB", "MFU", "mix"):
+        number_column(table, name)
     for b in payload["buckets"]:
         shape = f"{b['seq_len']}x{b['batch_size']} on {b['gpus']}" + (
             " *" if b["worst_case"] else ""
@@ -40,7 +32,7 @@ def render_pilot(console: Any, payload: dict[str, Any]) -> None:
             "–" if b["mfu"] is None else f"{float(b['mfu']):.1%}",
             f"{float(b['mix_fraction']):.0%}",
         )
-    console.print(table)
+    print_table(console, table, ("max s", "p95 s", "steps"))
     if any(b["worst_case"] for b in payload["buckets"]):
         console.print("* the worst-case shape of the declared mix")
     mix = payload["shape_mix"]["source"]

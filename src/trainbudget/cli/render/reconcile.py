@@ -8,7 +8,10 @@ from rich.console import Console
 from rich.table import Table
 
 from trainbudget.cli.render.goodput import render_goodput
+from trainbudget.cli.render.text import number_column, print_table
 from trainbudget.reconcile.variance import gpu_hours
+
+_CLASSES = ("allocated", "useful", "recovery", "lost", "unverified")
 
 
 def _n(value: Any, places: int = 2) -> str:
@@ -27,52 +30,39 @@ def render_reconcile(
         f"{_n(t['allocated_gpu_hours'])} GPU-hours allocated"
     )
     totals = Table(title="GPU-hours by class")
-    for column in ("allocated", "useful", "recovery", "lost", "unverified"):
-        totals.add_column(column, justify="right")
-    totals.add_row(
-        *(
-            _n(t[f"{c}_gpu_hours"])
-            for c in ("allocated", "useful", "recovery", "lost", "unverified")
-        )
-    )
+    for column in _CLASSES:
+        number_column(totals, column)
+    totals.add_row(*(_n(t[f"{c}_gpu_hours"]) for c in _CLASSES))
     console.print(totals)
-    jobs = Table(title="Largest allocations")
-    for column in (
-        "job",
-        "state",
-        "class",
-        "GPUs",
-        "allocated",
-        "useful",
-        "recovery",
-        "lost",
-        "unverified",
-        "flags",
-    ):
-        jobs.add_column(
-            column, justify="left" if column in {"job", "state", "class", "flags"} else "right"
-        )
+    jobs = Table(title="Largest allocations, GPU-hours")
+    jobs.add_column("job", no_wrap=True)
+    jobs.add_column("state", no_wrap=True)
+    jobs.add_column("class")
+    number_column(jobs, "GPUs")
+    for column in _CLASSES:
+        number_column(jobs, column)
+    jobs.add_column("flags")
     for j in top_jobs:
-        hours = (
-            _n(gpu_hours(j[c])) for c in ("allocated", "useful", "recovery", "lost", "unverified")
-        )
+        hours = (_n(gpu_hours(j[c])) for c in _CLASSES)
         jobs.add_row(
             j["job_id"], j["state"], j["work_class"], str(j["gpus"]), *hours,
             ", ".join(j["flags"] or []),
         )  # fmt: skip
-    console.print(jobs)
+    # Narrow terminals lose the GPU count first, then the work class, then the finer split.
+    print_table(console, jobs, ("GPUs", "class", "unverified", "recovery"))
     variance = payload["variance"]
     if variance:
         table = Table(title=f"Actual versus plan ({variance['campaign']}), campaign to date")
-        for column in ("work class", "planned", "actual", "variance", "variance $", "remaining"):
-            table.add_column(column, justify="left" if column == "work class" else "right")
+        table.add_column("work class")
+        for column in ("planned", "actual", "variance", "variance $", "remaining"):
+            number_column(table, column)
         for row in variance["by_work_class"]:
             table.add_row(
                 row["work_class"], _n(row["planned_gpu_hours"]), _n(row["actual_gpu_hours"]),
                 _n(row["variance_gpu_hours"]), _n(row["variance_usd"]),
                 _n(row["remaining_gpu_hours"]),
             )  # fmt: skip
-        console.print(table)
+        print_table(console, table, ("variance $", "remaining"))
         console.print(variance["continuation"]["sentence"])
     render_goodput(console, payload["goodput"])
     if payload["failure_fraction"] is not None:

@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_path
+
 
 def _g(value: float | None, digits: int = 4) -> str:
     """A fitted number for display: `digits` significant figures (display only)."""
@@ -24,12 +26,13 @@ def render_analysis(console: Console, payload: dict[str, Any]) -> None:
     console.print(
         f"Scaling fit of {payload['file']}: {fit['points']} points "
         f"({fit['dropped_points']} dropped), {fit['converged_starts']:,} of "
-        f"{fit['starts']:,} L-BFGS starts converged"
+        f"{fit['starts']:,} L-BFGS starts converged",
+        soft_wrap=True,
     )
     table = Table(title=f"L(N, D) = E + A/N^α + B/D^β, {level} bootstrap intervals")
     table.add_column("quantity")
-    table.add_column("value", justify="right")
-    table.add_column(f"{level} interval", justify="right")
+    number_column(table, "value")
+    number_column(table, f"{level} interval")
     for name, value in payload["params"].items():
         table.add_row(name, _g(value), _interval(payload["params_interval"][name]))
     target = payload["target"]
@@ -64,9 +67,19 @@ def render_analysis(console: Console, payload: dict[str, Any]) -> None:
             f"The predicted gain {_g(gain['gain'], 3)} {verdict} its uncertainty "
             f"±{_g(gain['gain_uncertainty'], 3)} (seed 004's rule)."
         )
+    book = payload["ledger"]
     console.print(
         f"{boot['resamples']:,} resamples (seed {boot['seed']}, {boot['failed']} failed); "
-        f"ledger {payload['ledger']['path']}: fit {payload['ledger']['fit_id']}"
-        + ("" if payload["ledger"]["landed"] else " (already landed, unchanged)")
-        + (f"; plot {payload['plot']}" if payload["plot"] else "")
+        + (
+            "not recorded (--no-ledger)"
+            if book is None
+            else f"recorded as fit {book['fit_id']}"
+            + ("" if book["landed"] else " (already landed, unchanged)")
+            + " in ledger:"
+        )
     )
+    if book is not None:
+        print_path(console, book["path"])
+    if payload["plot"]:
+        console.print("plot:")
+        print_path(console, payload["plot"])

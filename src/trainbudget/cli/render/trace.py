@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.table import Table
 
+from trainbudget.cli.render.text import number_column, print_table
 from trainbudget.output import fmt_number
 
 
@@ -19,7 +20,7 @@ def render_trace(console: Any, payload: dict[str, Any]) -> None:
     table = Table(title=f"GPU time per rank (ms{mode})")
     columns = ("rank", "busy", "idle", "idle %", "compute", "comm", "memory", "overlap %")
     for column in (*columns, "peak GiB", "TFLOP/s"):
-        table.add_column(column, justify="right")
+        number_column(table, column)
     for r in payload["ranks"]:
         cats = r["gpu_kernel_us_by_category"]
         peak = r["memory_peak_bytes"]
@@ -32,7 +33,7 @@ def render_trace(console: Any, payload: dict[str, Any]) -> None:
             "—" if peak is None else _fmt(peak / 2**30, 2),
             _fmt(r["achieved_tflops_per_second"], 2),
         )
-    console.print(table)
+    print_table(console, table, ("memory", "TFLOP/s", "peak GiB", "idle", "comm", "compute"))
     if payload["steps"]:
         steps = ", ".join(
             f"#{s['step']} {_fmt(s['duration_us'] / 1000, 2)} (rank {s['slowest_rank']})"
