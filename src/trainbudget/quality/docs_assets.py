@@ -15,6 +15,9 @@ from pathlib import Path
 
 ASSETS = Path(__file__).with_name("static")
 VENDOR = Path("static") / "vendor"
+_FILTER = "dist/extensions/filter-control/bootstrap-table-filter-control"
+_FILTER_1190 = f"https://unpkg.com/bootstrap-table@1.19.0/{_FILTER}"
+_FILTER_1191 = f"https://unpkg.com/bootstrap-table@1.19.1/{_FILTER}"
 # Each CDN address the GE 1.x templates use → the vendored file under static/vendor/.
 CDN_FILES = {
     "https://maxcdn.bootstrapcdn.com/bootstrap/4.3.1/css/bootstrap.min.css": (
@@ -29,14 +32,9 @@ CDN_FILES = {
     "https://unpkg.com/bootstrap-table@1.19.1/dist/bootstrap-table.min.js": (
         "bootstrap-table/bootstrap-table.min.js"
     ),
-    "https://unpkg.com/bootstrap-table@1.19.1/dist/extensions/filter-control/"
-    "bootstrap-table-filter-control.min.js": "bootstrap-table/bootstrap-table-filter-control.min.js",
-    "https://unpkg.com/bootstrap-table@1.19.0/dist/extensions/filter-control/"
-    "bootstrap-table-filter-control.css": "bootstrap-table/bootstrap-table-filter-control.min.css",
-    "https://unpkg.com/bootstrap-table@1.19.0/dist/extensions/filter-control/"
-    "bootstrap-table-filter-control.min.css": (
-        "bootstrap-table/bootstrap-table-filter-control.min.css"
-    ),
+    f"{_FILTER_1191}.min.js": "bootstrap-table/bootstrap-table-filter-control.min.js",
+    f"{_FILTER_1190}.css": "bootstrap-table/bootstrap-table-filter-control.min.css",
+    f"{_FILTER_1190}.min.css": "bootstrap-table/bootstrap-table-filter-control.min.css",
     "https://cdnjs.cloudflare.com/ajax/libs/bootstrap-datepicker/1.9.0/css/"
     "bootstrap-datepicker.min.css": "bootstrap-datepicker/bootstrap-datepicker.min.css",
     "https://cdnjs.cloudflare.com/ajax/libs/bootstrap-datepicker/1.9.0/js/"
