@@ -26,6 +26,7 @@ from trainbudget.cli.commands import reconcile as reconcile_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
+from trainbudget.cli.commands import ui as ui_commands
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.options import LedgerOption
 
@@ -77,6 +78,7 @@ app.command("reconcile")(reconcile_commands.reconcile)
 app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
+app.command("ui")(ui_commands.ui)
 app.add_typer(ledger_commands.app, name="ledger")
 
 # Set by the app callback; main() reads it after the command's context is gone.

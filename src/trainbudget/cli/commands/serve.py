@@ -1,4 +1,5 @@
-"""`trainbudget serve`: serve both deployments from one process on a single machine."""
+"""`trainbudget serve`: serve both deployments from one process on a single machine, and the
+run reports over HTTP on loopback (TRAINBUDGET_REPORT_URL), so the UI's report links open."""
 
 from __future__ import annotations
 
@@ -21,13 +22,25 @@ def serve(
     live_sacct: Annotated[
         bool, typer.Option("--live-sacct", help="Run sacct for the review week instead.")
     ] = False,
-    registry: Annotated[Path | None, typer.Option("--registry")] = None,
-    progress: Annotated[Path | None, typer.Option("--progress")] = None,
-    manifest: Annotated[Path | None, typer.Option("--manifest")] = None,
+    registry: Annotated[
+        Path | None,
+        typer.Option("--registry", metavar="FILE", help="Experiment registry (CSV / YAML)."),
+    ] = None,
+    progress: Annotated[
+        Path | None,
+        typer.Option("--progress", metavar="FILE", help="Application progress events (JSONL)."),
+    ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option("--manifest", metavar="FILE", help="Artifact manifest (CSV / JSONL)."),
+    ] = None,
     cluster: Annotated[str, typer.Option("--cluster", help="Cluster name of sacct records.")] = (
         "default"
     ),
-    cluster_tz: Annotated[str, typer.Option("--cluster-tz")] = "UTC",
+    cluster_tz: Annotated[
+        str,
+        typer.Option("--cluster-tz", metavar="TZ", help="Time zone of sacct's times (no zone)."),
+    ] = "UTC",
     cron: Annotated[
         str | None,
         typer.Option("--cron", help="Weekly review schedule (default: deploy/prefect.yaml's)."),
@@ -39,19 +52,31 @@ def serve(
     demo: Annotated[
         bool, typer.Option("--demo", help="Use the bundled demo data as the review's inputs.")
     ] = False,
-    report_root: Annotated[Path, typer.Option("--report-root")] = Path("trainbudget-reports"),
+    report_root: Annotated[
+        Path,
+        typer.Option(
+            "--report-root",
+            metavar="FOLDER",
+            help="Where runs write their report folders; served at TRAINBUDGET_REPORT_URL.",
+        ),
+    ] = Path("trainbudget-reports"),
     limit: Annotated[
         int | None, typer.Option("--limit", help="At most this many flow runs at once.")
     ] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
+    """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped,
+    and the run reports over HTTP at TRAINBUDGET_REPORT_URL (default http://127.0.0.1:4201/).
+
+    Example: PREFECT_API_URL=http://127.0.0.1:4200/api trainbudget serve --demo
+    """
     from trainbudget.cli.flows import load_flow_module
     from trainbudget.cli.output import emit
     from trainbudget.errors import InputError
     from trainbudget.ledger import resolve_ledger_path
     from trainbudget.plan import load_plan
+    from trainbudget.report_server import report_base_url, serve_report_root
 
     book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()
     common = {"ledger": book, "report_root": report_root.resolve()}
@@ -89,13 +114,21 @@ def serve(
         "deployments": [f"{d.flow_name}/{d.name}" for d in deployments],
         "weekly_schedule": {"cron": cron, "timezone": timezone},
         "ledger": str(book),
+        "report_url": report_base_url(),
     }
+    report_root.mkdir(parents=True, exist_ok=True)
+    reports, where = serve_report_root(report_root)
 
     def render(console):
         console.print(
             f"serving {', '.join(payload['deployments'])}; weekly review: {cron} "
             f"({timezone}); ledger {book}. Stop with Ctrl-C."
         )
+        console.print(where, soft_wrap=True)
 
-    emit(payload, as_json, render)
-    deployments_module.serve_deployments(deployments, limit=limit)
+    try:
+        emit(payload, as_json, render)
+        deployments_module.serve_deployments(deployments, limit=limit)
+    finally:
+        if reports is not None:
+            reports.shutdown()
