@@ -231,9 +231,11 @@ def ui_demo(demo_once: dict[str, object]) -> Iterator[dict[str, object]]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def chromium_browser() -> Iterator[object]:
-    """Debian's headless Chromium driven by Playwright (no browser download)."""
+    """Debian's headless Chromium driven by Playwright (no browser download), per test: the
+    sync API runs an event loop in this thread, and Prefect's sync calls in later tests must
+    not find one running."""
     import shutil
 
     from playwright.sync_api import sync_playwright

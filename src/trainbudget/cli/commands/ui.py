@@ -3,21 +3,16 @@ database, and the run reports over HTTP beside it, so the report links in the UI
 
 from __future__ import annotations
 
-import errno
 import os
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from trainbudget.cli.options import JsonOption
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEMO_FOLDER = Path("trainbudget-demo")
 DEMO_PREFECT_HOME = ".prefect"
@@ -54,6 +49,11 @@ def ui(
 
     Example: trainbudget demo && trainbudget ui --demo
     """
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+
     from trainbudget.cli.output import emit, stderr_console
     from trainbudget.errors import EnvironmentFailure, InputError
     from trainbudget.report_server import report_base_url, serve_report_root
@@ -116,6 +116,9 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _require_free(port: int) -> None:
+    import errno
+    import socket
+
     from trainbudget.errors import EnvironmentFailure
 
     with socket.socket() as probe:
@@ -131,6 +134,9 @@ def _require_free(port: int) -> None:
 
 
 def _wait_healthy(server: subprocess.Popen, health_url: str, log: Path) -> None:
+    import time
+    import urllib.request
+
     from trainbudget.errors import EnvironmentFailure
 
     deadline = time.monotonic() + START_TIMEOUT_S
@@ -150,6 +156,8 @@ def _wait_healthy(server: subprocess.Popen, health_url: str, log: Path) -> None:
 
 
 def _stop(server: subprocess.Popen) -> None:
+    import subprocess
+
     if server.poll() is not None:
         return
     server.terminate()
