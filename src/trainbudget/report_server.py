@@ -75,7 +75,8 @@ class _ReportHandler(SimpleHTTPRequestHandler):
         return self.send_error(404)
 
     def _listing(self, root: Path):  # type: ignore[no-untyped-def]
-        runs = sorted(p.name for p in root.iterdir() if (p / "report.html").is_file())
+        folders = root.iterdir() if root.is_dir() else ()
+        runs = sorted(p.name for p in folders if (p / "report.html").is_file())
         items = "".join(
             f'<li><a href="{quote(name)}/report.html">{html.escape(name)}</a></li>' for name in runs
         )
