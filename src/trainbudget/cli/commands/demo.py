@@ -84,6 +84,7 @@ def _program() -> list[str]:
     path as invoked (`make demo` runs .venv/bin/trainbudget) or `python -m trainbudget`."""
     invoked = Path(sys.argv[0])
     on_path = shutil.which("trainbudget")
-    if invoked.name == "trainbudget" and not (on_path and Path(on_path).samefile(invoked)):
+    elsewhere = not (on_path and Path(on_path).resolve() == invoked.resolve())
+    if invoked.name == "trainbudget" and invoked.is_file() and elsewhere:
         return [sys.argv[0]]
     return ["trainbudget"] if on_path else [sys.executable, "-m", "trainbudget"]
