@@ -4,6 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+export DO_NOT_TRACK ?= 1
 
 .PHONY: demo test lint clean system-deps
 
@@ -30,6 +31,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PIP_INSTALL) -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS)
 	touch $(VENV)/.installed $@
 
+# Ends by printing the command that shows its runs in the Prefect UI ($(BIN)/trainbudget ui --demo).
 demo: $(VENV)/.installed
 	$(BIN)/trainbudget demo
 

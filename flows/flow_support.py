@@ -1,9 +1,11 @@
-"""Prefect glue shared by both flows: the task runner, the I/O retry rule, report artifacts and
-gate events.
+"""Prefect glue shared by both flows: the task runner, the I/O retry rule, report artifacts,
+gate events and the run's final state.
 
 Everything here is orchestration: the procedure is in `trainbudget.prelaunch` and
 `trainbudget.weekly`, the report is built and written by `trainbudget.report`; this module only
-hands results to the Prefect UI. Importing it starts nothing.
+hands results to the Prefect UI (shaped by `trainbudget.prefect_view`; report links are http
+addresses under TRAINBUDGET_REPORT_URL, see `trainbudget.report_server`). Importing it starts
+nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +24,15 @@ from prefect.artifacts import (
     create_table_artifact,
 )
 from prefect.events import emit_event
+from prefect.states import Completed, State
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from trainbudget.errors import InputError
 from trainbudget.gates.outcome import GateOutcome
+from trainbudget.prefect_view import state_name, table_rows, verdict_markdown
 from trainbudget.report.model import Report
 from trainbudget.report.write import write_report
+from trainbudget.report_server import report_url
 from trainbudget.runs import RunSummary, write_summary
 
 DASK_ADDRESS_ENV = "TRAINBUDGET_DASK_ADDRESS"
@@ -68,41 +71,38 @@ def artifact_key(*parts: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
 
 
-def _cell(value: Any) -> Any:
-    # Table artifacts are JSON: exact numbers become floats here, at the display edge.
-    if isinstance(value, Decimal | Fraction):
-        return float(value)
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
-
-
 def publish(report: Report, summary: RunSummary, key_prefix: str) -> dict[str, Any]:
     """Write report.html/.md and summary.json; publish the tables, the verdict and a link;
     emit one event per gate. Returns the summary object (what the flow returns)."""
     files = write_report(report, summary.report.parent)
+    folder = files.html.parent
     for table in report.tables:
-        rows = [
-            {column: _cell(value) for column, value in zip(table.columns, row, strict=True)}
-            for row in table.rows
-        ]
         create_table_artifact(
-            table=rows, key=artifact_key(key_prefix, table.title), description=table.title
+            table=table_rows(table),
+            key=artifact_key(key_prefix, table.title),
+            description=table.title,
         )
     create_markdown_artifact(
-        markdown=files.markdown.read_text(encoding="utf-8"),
+        markdown=verdict_markdown(report, folder),
         key=artifact_key(key_prefix, "verdict"),
         description=f"{report.title}: verdicts first",
     )
     create_link_artifact(
-        link=files.html.resolve().as_uri(),
-        link_text=f"HTML report: {files.html.resolve()}",
+        link=report_url(folder, "report.html"),
+        link_text=f"HTML report: {folder.name}/report.html",
         key=artifact_key(key_prefix, "report"),
         description="The self-contained HTML report of this run",
     )
     for outcome in summary.gates:
         emit_gate_event(outcome, summary.campaign)
     return write_summary(summary)
+
+
+def finished(body: dict[str, Any]) -> State:
+    """The run's final state: Completed, named for its outcome (Admitted, Deferred, Over
+    ceiling, ...) so the runs list tells them apart; calling the flow still returns `body`."""
+    said = dict.fromkeys(f"{g['gate']} {g['outcome']}" for g in body["gates"])
+    return Completed(name=state_name(body["gates"]), data=body, message=", ".join(said))
 
 
 def emit_gate_event(outcome: GateOutcome, campaign: str) -> None:
@@ -128,7 +128,7 @@ def say_when_refused(title: str, key: str, docs: Path) -> Iterator[None]:
     except InputError as exc:
         create_markdown_artifact(
             markdown=f"# {title}: not reported\n\n{exc}\n\nNothing from this run was kept in "
-            f"the ledger. Data Docs: {(docs / 'index.html').resolve()}\n",
+            f"the ledger. [Data Docs]({report_url(docs.parent, docs.name, 'index.html')})\n",
             key=key,
             description="The run was refused; nothing was kept",
         )

@@ -15,7 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
-from flow_support import IO_RETRIES, publish, say_when_refused, task_runner
+from flow_support import IO_RETRIES, finished, publish, say_when_refused, task_runner
 from ledger_slot import ledger_slot
 from trainbudget import prelaunch
 from trainbudget.ledger import Ledger
@@ -56,7 +56,8 @@ def prelaunch_estimate(
     """Estimate a campaign from its pilot, traces and ablations; decide admission and worth.
 
     The predicted gain is the ablations' scaling fit against `baseline_loss`, or `gain` ±
-    `gain_uncertainty` as given. Returns the run's summary.json object.
+    `gain_uncertainty` as given. Returns the run's summary.json object; the run ends in a
+    state named for the verdict (Admitted, Deferred, Over budget, ...).
     """
     inputs = prelaunch.PrelaunchInputs(
         plan, pilot_logs, list(traces or []), ablations, baseline_loss, gain, gain_uncertainty,
@@ -72,4 +73,4 @@ def prelaunch_estimate(
         result = decide(book, prepared, landed, predicted.result())
     report = prelaunch.build_report(result)
     summary = prelaunch.summarize(result, (prepared.folder / "report.html").resolve())
-    return publish_run(report, summary, prepared.run_name)
+    return finished(publish_run(report, summary, prepared.run_name))

@@ -15,7 +15,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
-from flow_support import publish, say_when_refused
+from flow_support import finished, publish, say_when_refused
 from ledger_slot import ledger_slot
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
@@ -53,7 +53,10 @@ def weekly_review(
     ledger: Path | None = None,
     report_root: Path = Path("trainbudget-reports"),
 ) -> dict:
-    """Review one ISO week (default: the week that just ended); returns summary.json's object."""
+    """Review one ISO week (default: the week that just ended); returns summary.json's object.
+
+    The run ends in a state named for the continuation verdict (Continue, Over ceiling, ...).
+    """
     inputs = weekly.WeeklyInputs(
         list(sacct or []), registry, progress, manifest, plan, week or weekly.previous_week(),
         cluster_tz, cluster, live=live_sacct, report_root=report_root,
@@ -74,4 +77,4 @@ def weekly_review(
         result = write_jobs_task(book, result, folder / "jobs.json")
     done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates)
     summary = weekly.summarize(done, (folder / "report.html").resolve())
-    return publish_run(weekly.build_report(done), summary, key)
+    return finished(publish_run(weekly.build_report(done), summary, key))

@@ -1,8 +1,10 @@
-"""Fixtures for the flow tests: the flow modules, a real Prefect server, served deployments.
+"""Fixtures for the flow tests: the flow modules, a real Prefect server, served deployments,
+one demo run shown by `trainbudget ui --demo`, and headless Chromium with no network.
 
 The in-process flow tests share the session-scoped `prefect_harness` (tests/conftest.py). The
 server tests start `prefect server start` on 127.0.0.1 with a free port and a private home,
-then `trainbudget serve --demo` against it, once per session.
+then `trainbudget serve --demo` against it, once per session. The UI tests run `trainbudget
+demo` once and `trainbudget ui --demo` over its folder, each on free loopback ports.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ def served(
     """`trainbudget serve --demo` against the real server; yields its working folder."""
     work = tmp_path_factory.mktemp("served")
     env = {**os.environ, **{k: v for k, v in prefect_server.items() if k != "ui"}}
+    env["TRAINBUDGET_REPORT_URL"] = f"http://127.0.0.1:{_free_port()}/"
     log = (work / "serve.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "trainbudget", "--ledger", str(work / "ledger.duckdb"), "serve",
@@ -148,3 +151,133 @@ def completed_runs(prefect_server: dict[str, str], served: Path) -> dict[str, ob
         for name in ("prelaunch-estimate/prelaunch-estimate", "weekly-review/weekly-review"):
             runs[name.split("/")[0]] = run_deployment(name, timeout=RUN_TIMEOUT_S, poll_interval=2)
     return runs
+
+
+# Prefect prints its usage notice only to a terminal, once per Prefect home, outside CI: the
+# demo runs with stderr on a pseudo-terminal and none of the switches that would hide it.
+_TELEMETRY_SWITCHES = ("DO_NOT_TRACK", "PREFECT_SERVER_ANALYTICS_ENABLED", "CI", "GITHUB_ACTIONS")
+
+
+def _run_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """Run `args` with stderr on a pseudo-terminal; (exit code, stdout, stderr)."""
+    import pty
+    import threading
+
+    leader, follower = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(leader, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    stdout, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
+    reader.join(timeout=10)
+    os.close(leader)
+    return proc.returncode, stdout.decode(), b"".join(chunks).decode(errors="replace")
+
+
+@pytest.fixture(scope="session")
+def demo_once(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """`trainbudget demo --json` once per session, linking reports at a free loopback port."""
+    import orjson
+
+    work = tmp_path_factory.mktemp("demo")
+    report_url = f"http://127.0.0.1:{_free_port()}/"
+    env = {k: v for k, v in os.environ.items() if k not in _TELEMETRY_SWITCHES}
+    env |= {"TRAINBUDGET_REPORT_URL": report_url, "PREFECT_HOME": str(work / "user-home")}
+    out = work / "trainbudget-demo"
+    args = [sys.executable, "-m", "trainbudget", "demo", "--out", str(out), "--json"]
+    code, stdout, stderr = _run_on_a_terminal(args, env, work)
+    assert code == 0, stderr
+    return {
+        "out": out,
+        "payload": orjson.loads(stdout),
+        "stderr": stderr,
+        "report_url": report_url,
+    }
+
+
+@pytest.fixture(scope="session")
+def ui_demo(demo_once: dict[str, object]) -> Iterator[dict[str, object]]:
+    """`trainbudget ui --demo` over the demo's folder; yields its --json object."""
+    import orjson
+
+    out = demo_once["out"]
+    env = {**os.environ, "TRAINBUDGET_REPORT_URL": demo_once["report_url"]}
+    log = (out.parent / "ui.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trainbudget", "ui", "--demo", "--report-root", str(out),
+         "--port", str(_free_port()), "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=log, text=True,
+    )  # fmt: skip
+    try:
+        line = proc.stdout.readline()  # printed once the server answers (or empty: it died)
+        if not line:
+            proc.wait(timeout=30)
+            pytest.fail(f"trainbudget ui exited with {proc.returncode}; see {log.name}")
+        yield orjson.loads(line)
+    finally:
+        _stop(proc)
+        log.close()
+
+
+@pytest.fixture
+def chromium_browser() -> Iterator[object]:
+    """Debian's headless Chromium driven by Playwright (no browser download), per test: the
+    sync API runs an event loop in this thread, and Prefect's sync calls in later tests must
+    not find one running."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    path = shutil.which("chromium")
+    if path is None:
+        pytest.fail("chromium is not installed (apt-get install -y chromium; see .ci/run)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+]
+
+
+@pytest.fixture
+def offline_page(chromium_browser) -> Iterator[tuple[object, list[str]]]:
+    """A page with the network cut off except loopback; yields (page, URLs it tried to fetch)."""
+    from urllib.parse import urlsplit
+
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
+    refused: list[str] = []
+
+    def only_loopback(route) -> None:
+        url = urlsplit(route.request.url)
+        if url.scheme in {"file", "data"} or url.hostname in {"127.0.0.1", "localhost"}:
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_loopback)
+    try:
+        yield context.new_page(), refused
+    finally:
+        context.close()

@@ -1,4 +1,5 @@
-"""`trainbudget demo` runs both flows in ephemeral Prefect and says where the report is."""
+"""`trainbudget demo` runs both flows in ephemeral Prefect and says where the report is (the
+session's one demo run, `demo_once` in conftest.py)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,9 @@ def outcomes(summary: dict) -> dict[str, str]:
     return {g["gate"]: g["outcome"] for g in summary["gates"]}
 
 
-def test_demo_writes_both_reports_and_an_index(cli, tmp_path: Path) -> None:
-    out = tmp_path / "trainbudget-demo"
-    result = cli("demo", "--out", str(out), "--json", cwd=tmp_path)
-    assert result.code == 0, result.stderr
-    payload = result.json()
+def test_demo_writes_both_reports_and_an_index(demo_once) -> None:
+    out = demo_once["out"]
+    payload = demo_once["payload"]
     assert outcomes(payload["prelaunch"]) == {"admission": "admit", "decision": "run"}
     assert payload["weekly_review"]["week"] == "2026-W47"
     index = Path(payload["index"])
@@ -41,5 +40,5 @@ def test_demo_writes_both_reports_and_an_index(cli, tmp_path: Path) -> None:
         Path(payload["weekly_review"]["report"]),
     } <= targets
     assert all(t.is_file() for t in targets)
-    # Progress goes to stderr, so stdout stays one JSON object.
-    assert "[3/3] weekly review" in result.stderr
+    # Progress goes to stderr, so stdout stays one JSON object (demo_once parsed it).
+    assert "[3/3] weekly review" in demo_once["stderr"]

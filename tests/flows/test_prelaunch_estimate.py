@@ -41,6 +41,7 @@ def _decision(ledger: Path, gate: str) -> tuple[str, dict, dict]:
 def test_demo_plan_is_admitted_and_worth_running(estimated) -> None:
     tmp_path, state = estimated
     assert state.is_completed(), state.message
+    assert state.name == "Admitted"  # named for the admission verdict
     assert outcomes(state.result()) == {"admission": "admit", "decision": "run"}
     _, inputs, _ = _decision(tmp_path / "trainbudget.duckdb", "admission")
     # Pilot MFU (≈0.40) re-derives the main run; every other line is fixed by the plan:
@@ -95,6 +96,7 @@ def test_direct_gain_within_its_uncertainty_asks_for_more_data(
     assert state.is_completed(), state.message
     # Seed 001: over budget defers; seed 004: a gain inside its uncertainty is ambiguous.
     assert outcomes(state.result()) == {"admission": "defer", "decision": "collect-more-data"}
+    assert state.name == "Over budget"  # the runs list tells it from an admit
     outcome, inputs_seen, _ = _decision(tmp_path / "ledger.duckdb", "admission")
     assert inputs_seen["budget_gpu_hours"] == 500 and outcome == "defer"
     assert not math.isnan(inputs_seen["estimated_gpu_hours"])

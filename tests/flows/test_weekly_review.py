@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import duckdb
@@ -53,6 +54,7 @@ def reviewed(prefect_harness, weekly, tmp_path_factory: pytest.TempPathFactory):
 def test_review_completes_with_the_expected_gates(reviewed) -> None:
     _, state = reviewed
     assert state.is_completed(), state.message
+    assert state.name == "Continue"  # named for the continuation verdict
     result = state.result()
     # W47 holds only evaluation work, so the campaign stays within its 900 GPU-hour ceiling;
     # job 3006 failed with its cause marked addressed; recovery points older than 14 days
@@ -72,15 +74,22 @@ def test_week_jobs_artifact_matches_hand_accounting(reviewed) -> None:
     # Eleven evaluation jobs of 2 GPUs × 2.5 h, of which 3006 failed after 1 h, plus the
     # re-run 3012 (2 × 2.5 h): allocated 10·5 + 2 + 5 = 57; useful 55; lost 2.
     assert len(jobs) == 12
+
+    def total(header: str) -> float:  # cells are display text (issue 17): "2.50", "1,234"
+        return sum(float(j[header].replace(",", "")) for j in jobs)
+
     # The report's headers (words with units) are the artifact's columns.
-    assert sum(j["Allocated GPU-hours"] for j in jobs) == pytest.approx(57.0)
-    assert sum(j["Useful"] for j in jobs) == pytest.approx(55.0)
-    assert sum(j["Lost"] for j in jobs) == pytest.approx(2.0)
+    assert total("Allocated GPU-hours") == pytest.approx(57.0)
+    assert total("Useful") == pytest.approx(55.0)
+    assert total("Lost") == pytest.approx(2.0)
     assert {"demo-1b-weekly-verdict", "demo-1b-weekly-report"} <= set(artifacts)
     verdict = artifacts["demo-1b-weekly-verdict"].data
     assert "**continuation: continue**" in verdict
-    # Prefect stores a link artifact as markdown: [text](link).
-    assert "report.html](file://" in artifacts["demo-1b-weekly-report"].data
+    # Prefect stores a link artifact as markdown: [text](link); the link is http (issue 17).
+    base = os.environ.get("TRAINBUDGET_REPORT_URL", "http://127.0.0.1:4201/")
+    link = f"({base}weekly-review-demo-1b-2026-W47/report.html)"
+    assert link in artifacts["demo-1b-weekly-report"].data
+    assert link in verdict
 
 
 def test_decisions_are_in_the_ledger_and_the_report(reviewed) -> None:

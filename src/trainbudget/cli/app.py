@@ -29,6 +29,7 @@ from trainbudget.cli.commands import reliability as reliability_commands
 from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
+from trainbudget.cli.commands import ui as ui_commands
 from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
@@ -87,6 +88,7 @@ app.command("reliability")(reliability_commands.reliability)
 app.command("decisions")(gates_commands.decisions)
 app.command("demo")(demo_commands.demo)
 app.command("serve")(serve_commands.serve)
+app.command("ui")(ui_commands.ui)
 app.add_typer(ledger_commands.app, name="ledger")
 # After every registration: each command gets the help conventions and its examples.
 apply_conventions(app)

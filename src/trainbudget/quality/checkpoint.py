@@ -3,7 +3,8 @@
 GE has no Polars datasource, so each frame is handed over as pandas through a whole-dataframe
 batch definition (built column by column: polars' own `to_pandas()` needs pyarrow). The
 context is ephemeral (nothing written to a gx/ folder); the only files written are the Data
-Docs site, into the run's report folder.
+Docs site, into the run's report folder, with the CDN assets its pages load vendored beside
+them (`docs_assets`).
 """
 
 from __future__ import annotations
@@ -132,6 +133,10 @@ def run_quality_checks(
         for run_result in result.run_results.values():
             outcomes.extend(_outcome(suite_spec.name, item) for item in run_result.results)
     index = docs_dir / "index.html" if docs_dir is not None else None
+    if index is not None and index.is_file():
+        from trainbudget.quality.docs_assets import vendor_data_docs
+
+        vendor_data_docs(docs_dir)
     return QualityReport(
         success=all(o.success for o in outcomes),
         outcomes=tuple(outcomes),

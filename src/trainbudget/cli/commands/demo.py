@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from trainbudget.cli.commands.ui import DEMO_FOLDER, DEMO_PREFECT_HOME, TELEMETRY_OFF
 from trainbudget.cli.options import JsonOption
 
-# Defaults for a self-contained run: a private Prefect home inside the demo folder, usage
-# telemetry off (server side, and DO_NOT_TRACK on the client, which also silences Prefect's
-# first-run notice), a patient ephemeral-server start (slow shared machines), Prefect's own
-# logs only when they matter. Each yields to a value already in the environment.
+# Defaults for a self-contained run: a patient ephemeral-server start (slow shared machines),
+# Prefect's own logs only when they matter. Its Prefect home is always inside the demo folder
+# (`trainbudget ui --demo` shows it) and usage telemetry is always off.
 _PREFECT_DEFAULTS = {
-    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-    "DO_NOT_TRACK": "1",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
     "PREFECT_LOGGING_LEVEL": "WARNING",
 }
@@ -39,7 +40,8 @@ def demo(
     if out.exists() and not out.is_dir():
         raise InputError(f"--out: {out} exists and is not a folder; give a folder for the demo")
     out.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("PREFECT_HOME", str((out / ".prefect").resolve()))
+    os.environ["PREFECT_HOME"] = str((out / DEMO_PREFECT_HOME).resolve())
+    os.environ.update(TELEMETRY_OFF)
     for name, value in _PREFECT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     started = time.monotonic()
@@ -57,6 +59,8 @@ def demo(
 
     result = load_flow_module("demo_run").run_demo(out, on_step=progress)
     result["seconds"] = round(time.monotonic() - started, 1)
+    where = [] if out == DEMO_FOLDER else ["--report-root", str(out)]
+    result["ui_command"] = shlex.join([*_program(), "ui", "--demo", *where])
 
     def render(console):
         from trainbudget.cli.render.text import print_path
@@ -68,9 +72,25 @@ def demo(
         print_path(console, pre["report"], "reports:")
         print_path(console, weekly["report"])
         print_path(console, result["index"], f"open ({result['seconds']} s):")
+        if os.environ.get("PREFECT_API_URL"):
+            console.print(f"these runs are in the Prefect UI of {os.environ['PREFECT_API_URL']}")
+        else:
+            console.print("see these runs in the Prefect UI:")
+            console.print(f"  {result['ui_command']}", soft_wrap=True)
 
     emit(result, as_json, render)
 
 
 def _gates(gates: list[dict[str, str]]) -> str:
     return ", ".join(f"{g['gate']} {g['outcome']}" for g in gates)
+
+
+def _program() -> list[str]:
+    """How this shell runs trainbudget: `trainbudget` when it is on PATH, else the script's
+    path as invoked (`make demo` runs .venv/bin/trainbudget) or `python -m trainbudget`."""
+    invoked = Path(sys.argv[0])
+    on_path = shutil.which("trainbudget")
+    elsewhere = not (on_path and Path(on_path).resolve() == invoked.resolve())
+    if invoked.name == "trainbudget" and invoked.is_file() and elsewhere:
+        return [sys.argv[0]]
+    return ["trainbudget"] if on_path else [sys.executable, "-m", "trainbudget"]

@@ -1,4 +1,5 @@
-"""`trainbudget serve`: serve both deployments from one process on a single machine."""
+"""`trainbudget serve`: serve both deployments from one process on a single machine, and the
+run reports over HTTP on loopback (TRAINBUDGET_REPORT_URL), so the UI's report links open."""
 
 from __future__ import annotations
 
@@ -70,7 +71,9 @@ def serve(
     report_root: Annotated[
         Path,
         typer.Option(
-            "--report-root", help="Folder the runs write their report folders in.", metavar="DIR"
+            "--report-root",
+            metavar="DIR",
+            help="Where runs write their report folders; served at TRAINBUDGET_REPORT_URL.",
         ),
     ] = Path("trainbudget-reports"),
     limit: Annotated[
@@ -79,12 +82,17 @@ def serve(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped."""
+    """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped,
+    and the run reports over HTTP at TRAINBUDGET_REPORT_URL (default http://127.0.0.1:4201/).
+
+    Example: PREFECT_API_URL=http://127.0.0.1:4200/api trainbudget serve --demo
+    """
     from trainbudget.cli.flows import load_flow_module
     from trainbudget.cli.output import emit
     from trainbudget.errors import InputError
     from trainbudget.ledger import resolve_ledger_path
     from trainbudget.plan import load_plan
+    from trainbudget.report_server import report_base_url, serve_report_root
 
     book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()
     common = {"ledger": book, "report_root": report_root.resolve()}
@@ -122,13 +130,21 @@ def serve(
         "deployments": [f"{d.flow_name}/{d.name}" for d in deployments],
         "weekly_schedule": {"cron": cron, "timezone": timezone},
         "ledger": str(book),
+        "report_url": report_base_url(),
     }
+    report_root.mkdir(parents=True, exist_ok=True)
+    reports, where = serve_report_root(report_root)
 
     def render(console):
         console.print(
             f"serving {', '.join(payload['deployments'])}; weekly review: {cron} "
             f"({timezone}); ledger {book}. Stop with Ctrl-C."
         )
+        console.print(where, soft_wrap=True)
 
-    emit(payload, as_json, render)
-    deployments_module.serve_deployments(deployments, limit=limit)
+    try:
+        emit(payload, as_json, render)
+        deployments_module.serve_deployments(deployments, limit=limit)
+    finally:
+        if reports is not None:
+            reports.shutdown()
