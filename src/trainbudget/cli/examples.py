@@ -96,4 +96,16 @@ EXAMPLES: dict[str, list[str]] = {
         "trainbudget ledger info",
         "trainbudget ledger info --ledger team.duckdb --json",
     ],
+    "ledger export": [
+        "trainbudget ledger export exports/2026-12-01 --ledger team.duckdb",
+    ],
+    "ledger import": [
+        "trainbudget ledger import exports/2026-12-01 --ledger restored.duckdb",
+    ],
+    "gpus": ["trainbudget gpus", "trainbudget gpus --sources --json"],
+    "reliability": [
+        "trainbudget reliability --campaign demo-1b",
+        "trainbudget reliability --cluster demo-cluster --bootstrap 200 --json",
+    ],
+    "ui": ["trainbudget ui --demo", "trainbudget ui --port 4300"],
 }

@@ -27,14 +27,6 @@ def gpus(
     Peaks are dense (2:4 sparsity figures halved); int8 is in TOPS.
     A TPU is one chip, a GB200 one GPU of its superchip: see --sources.
     --json prints every field, sources included.
-
-    Examples:
-
-      trainbudget gpus
-
-      trainbudget gpus --sources
-
-      trainbudget gpus --json
     """
     from trainbudget.cli.render.gpus import render_gpus
 

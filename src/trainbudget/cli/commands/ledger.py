@@ -1,4 +1,4 @@
-"""`trainbudget ledger init|info`: create the ledger, show its tables and row counts."""
+"""`trainbudget ledger init|info|export|import`: create, inspect, export and import the ledger."""
 
 from __future__ import annotations
 
@@ -78,10 +78,7 @@ def export(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage).
-
-    Example: trainbudget ledger export exports/2026-12-01 --ledger team.duckdb
-    """
+    """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage)."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
     from trainbudget.ledger_parquet import export_ledger
@@ -99,10 +96,7 @@ def import_(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Build a new ledger from a `ledger export` folder, row for row, in one transaction.
-
-    Example: trainbudget ledger import exports/2026-12-01 --ledger restored.duckdb
-    """
+    """Build a new ledger from a `ledger export` folder, row for row, in one transaction."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger_parquet import import_ledger
 
@@ -127,12 +121,14 @@ def _render_transfer(payload: dict, verb: str):
     def render(console):
         from rich.table import Table
 
+        from trainbudget.cli.render.text import number_column, print_path
+
         rows = sum(t["rows"] for t in payload["tables"])
-        console.print(f"{len(payload['tables'])} tables, {rows:,} rows {verb}:")
-        console.print(payload.get("folder") or payload.get("ledger"), soft_wrap=True)
+        where = payload.get("folder") or payload.get("ledger")
+        print_path(console, where, f"{len(payload['tables'])} tables, {rows:,} rows {verb}:")
         table = Table(show_edge=False)
         table.add_column("table")
-        table.add_column("rows", justify="right")
+        number_column(table, "rows")
         table.add_column("weeks by")
         for row in payload["tables"]:
             table.add_row(row["table"], f"{row['rows']:,}", row["week_column"] or "(whole table)")

@@ -6,23 +6,31 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
 from trainbudget.cli.output import emit
 
 
 def reliability(
     ctx: typer.Context,
     cluster: Annotated[
-        str | None, typer.Option(help="Cluster to fit (default: the ledger's only one).")
+        str | None,
+        typer.Option(
+            "--cluster", metavar="NAME", help="Cluster to fit (default: the ledger's only one)."
+        ),
     ] = None,
     campaign: Annotated[
         str | None,
-        typer.Option(help="Campaign whose stored weekly measurements to show (and cluster)."),
+        typer.Option(
+            "--campaign",
+            metavar="NAME",
+            help="Campaign whose stored weekly measurements to show (and cluster).",
+        ),
     ] = None,
     bootstrap: Annotated[
-        int, typer.Option(min=0, help="Bootstrap resamples over jobs for the interval.")
+        int,
+        whole_option("--bootstrap", "Bootstrap resamples over jobs for the interval.", minimum=0),
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the resampling.")] = 0,
+    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:

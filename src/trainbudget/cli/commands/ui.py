@@ -46,8 +46,6 @@ def ui(
 
     Reports are served at TRAINBUDGET_REPORT_URL (default http://127.0.0.1:4201/),
     the address flow runs link them at.
-
-    Example: trainbudget demo && trainbudget ui --demo
     """
     import signal
     import subprocess
