@@ -27,7 +27,7 @@ from trainbudget.cli.commands import serve as serve_commands
 from trainbudget.cli.commands import stop_rules as stop_rules_commands
 from trainbudget.cli.commands import trace as trace_commands
 from trainbudget.cli.failures import report_failure
-from trainbudget.cli.options import LedgerOption
+from trainbudget.cli.options import LedgerOption, WaitOption, apply_wait
 
 app = typer.Typer(
     name="trainbudget",
@@ -49,6 +49,7 @@ def _print_version(value: bool) -> None:
 def _global_options(
     ctx: typer.Context,
     ledger: LedgerOption = None,
+    wait: WaitOption = None,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),
@@ -60,6 +61,7 @@ def _global_options(
 ) -> None:
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
     ctx.obj = {"ledger": ledger, "debug": debug}
+    apply_wait(wait)
     _STATE["debug"] = debug
 
 

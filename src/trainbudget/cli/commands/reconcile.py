@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
+from trainbudget.cli.options import JsonOption, LedgerOption, WaitOption, apply_wait, ledger_path
 from trainbudget.cli.output import emit, emit_with_array, warn, working
 
 FileList = Annotated[
@@ -54,6 +54,7 @@ def reconcile(
         int, typer.Option(min=0, help="Scheduler vs application clock gap that flags a job.")
     ] = 300,
     ledger: LedgerOption = None,
+    wait: WaitOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
@@ -62,6 +63,7 @@ def reconcile(
     from trainbudget.reconcile.report import reconcile_payload
     from trainbudget.weekly import WeeklyInputs, reconcile
 
+    apply_wait(wait)
     inputs = WeeklyInputs(
         sacct=list(sacct or []),
         registry=registry,
