@@ -3,7 +3,8 @@ target format (`--parsable2`, `|`, the 17 fields of tests/reconcile/conftest.HEA
 
 Each copy adds a multiple of 10,000,000 to every job id (steps and array tasks follow their
 job) and, when a week is given, moves each job's times into that week (same weekday and time
-of day), so a copy is the fixture's jobs again under new ids. Registry rows and progress
+of day as it started, else was submitted), so a copy is the fixture's jobs again under new
+ids. Registry rows and progress
 events are written for a share of the copies' completed allocations.
 """
 
@@ -68,9 +69,10 @@ def _shift(text: str, delta: timedelta) -> str:
     return (datetime.strptime(text, _TIME) + delta).strftime(_TIME)
 
 
-def _week_delta(submit: str, week_start: datetime) -> timedelta:
-    """How far to move a job so its submit falls in the week starting `week_start` (UTC)."""
-    moment = datetime.strptime(submit, _TIME).replace(tzinfo=UTC)
+def _week_delta(row: dict[str, str], week_start: datetime) -> timedelta:
+    """How far to move a job so it starts (else is submitted) in the week from `week_start`."""
+    when = row["Start"] if row["Start"][:1].isdigit() else row["Submit"]
+    moment = datetime.strptime(when, _TIME).replace(tzinfo=UTC)
     monday = (moment - timedelta(days=moment.weekday())).replace(hour=0, minute=0, second=0)
     return week_start - monday
 
@@ -82,7 +84,7 @@ def copy_lines(
     offset, delta = (copy + 1) * ID_STRIDE, timedelta(0)
     for row in rows:
         if "." not in row["JobID"] and week_start is not None:
-            delta = _week_delta(row["Submit"], week_start)
+            delta = _week_delta(row, week_start)
         out = dict(row)
         out["JobID"], out["JobIDRaw"] = (
             _renumber(row["JobID"], offset), _renumber(row["JobIDRaw"], offset)
@@ -122,7 +124,7 @@ def write_joins(
     for k in copies[::every]:
         offset = (k + 1) * ID_STRIDE
         for row in rows:
-            delta = _week_delta(row["Submit"], week_start) if week_start else timedelta(0)
+            delta = _week_delta(row, week_start) if week_start else timedelta(0)
             job_id = _renumber(row["JobID"], offset)
             reg.append(f"{job_id},exp-{n // 10},{classes[n % 5]},rev{n % 7},snap1,,")
             t0 = datetime.strptime(row["Start"], _TIME).replace(tzinfo=UTC) + delta
@@ -141,3 +143,18 @@ def write_joins(
     registry.write_text("\n".join(reg) + "\n", encoding="utf-8")
     progress.write_bytes(b"\n".join(orjson.dumps(e) for e in events) + b"\n")
     return registry, progress
+
+
+def write_week_file(path: Path, jobs: int, week_start: datetime, copy: int) -> int:
+    """The first `jobs` allocations of the fixture (with their steps) as copy `copy`, moved into
+    the week starting `week_start`; returns the number of lines."""
+    rows, taken, allocations = fixture_rows(), [], 0
+    for row in rows:
+        if "." not in row["JobID"]:
+            if allocations == jobs:
+                break
+            allocations += 1
+        taken.append(row)
+    lines = list(copy_lines(taken, copy, week_start))
+    path.write_text(HEADER + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)

@@ -167,7 +167,9 @@ def review_week(
         mfu = stored_choice(ledger, plan)
         planned = estimate_campaign(plan, mfu)
     tolerance = prepared.inputs.clock_tolerance_s
-    result = review(ledger, plan, prepared.bounds, tolerance, planned)
+    result = review(
+        ledger, plan, prepared.bounds, tolerance, planned, cluster_tz=prepared.inputs.cluster_tz
+    )
     return plan, mfu, result
 
 
@@ -198,6 +200,8 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
     prepared = prepare_week(inputs)
     with ledger.transaction():
         landed = land_records(ledger, prepared)
+        if prepared.bounds is None:
+            prepared = landed_scope(ledger, prepared, landed)
         plan, mfu, result = review_week(ledger, prepared)
     if jobs_path is not None:
         result = write_jobs(ledger, result, jobs_path)
@@ -207,12 +211,27 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
         else ["no plan given or landed: variance against plan is skipped (--plan)"]
     )
     warnings += landing_warnings(landed) + list(result.warnings)
-    if prepared.bounds is not None and not result.totals["jobs"]:
+    if inputs.week is not None and not result.totals["jobs"]:
         warnings.append(
             f"week {inputs.week}: no allocations in it; the landed records are from other "
             "weeks (check the week)"
         )
-    return ReconcileResult(inputs.week, prepared.bounds, landed, plan, mfu, result, warnings)
+    return ReconcileResult(prepared.week, prepared.bounds, landed, plan, mfu, result, warnings)
+
+
+def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -> PreparedWeek:
+    """Without --week: the weeks the sacct files of this run cover (landed now or before),
+    else those of the newest landing; everything only when no line has a time."""
+    from dataclasses import replace
+
+    from trainbudget.reconcile.history import landed_weeks, newest_sacct_source
+
+    ids = [item.source_id for item in landed if item.kind == "sacct" and item.source_id]
+    scope = landed_weeks(ledger, ids or newest_sacct_source(ledger), prepared.inputs.cluster_tz)
+    if scope is None:
+        return prepared
+    name, bounds = scope
+    return replace(prepared, week=name, bounds=bounds)
 
 
 def landing_warnings(landed: list[Landed]) -> list[str]:
