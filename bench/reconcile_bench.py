@@ -96,7 +96,10 @@ def main() -> None:
         rec_s, rec_rss = _median(ours)
         floor_s, floor_rss = _median(floor)
         weeks: dict[str, list[tuple[float, int]]] = {
-            "after_week": [], "empty_week": [], "after_default": [], "empty_default": []
+            "after_week": [],
+            "empty_week": [],
+            "after_default": [],
+            "empty_default": [],
         }
         outputs: dict[str, bytes] = {}
         for _ in range(args.rounds):
@@ -115,9 +118,11 @@ def main() -> None:
         for name, runs in weeks.items():
             s, rss = _median(runs)
             body = orjson.loads(outputs[name])
-            week_figures[name] = {"seconds": round(s, 3), "peak_rss_bytes": rss,
-                                  "json_bytes": len(outputs[name]), "jobs": len(body["jobs"]),
-                                  "week": body["week"], "runs_s": [round(r[0], 3) for r in runs]}  # fmt: skip
+            week_figures[name] = {
+                "seconds": round(s, 3), "peak_rss_bytes": rss, "json_bytes": len(outputs[name]),
+                "jobs": len(body["jobs"]), "week": body["week"],
+                "runs_s": [round(r[0], 3) for r in runs],
+            }  # fmt: skip
         sizes = {"file_bytes": sacct.stat().st_size,
                  "registry_rows": sum(1 for _ in registry.open()) - 1,
                  "progress_events": sum(1 for _ in progress.open())}  # fmt: skip
@@ -145,8 +150,11 @@ def main() -> None:
         "week_after_ratio_seconds": round(w["seconds"] / e["seconds"], 2),
         "week_after_ratio_rss": round(w["peak_rss_bytes"] / e["peak_rss_bytes"], 2),
         "default_after_ratio_seconds": round(d["seconds"] / de["seconds"], 2),
-        "targets": {"ratio_to_floor": 2, "week_after_ratio_seconds": 1.2,
-                    "week_after_ratio_rss": 1.5},  # fmt: skip
+        "targets": {
+            "ratio_to_floor": 2,
+            "week_after_ratio_seconds": 1.2,
+            "week_after_ratio_rss": 1.5,
+        },
     }
     result["meets_targets"] = {
         "reconcile": result["ratio_to_floor"] <= 2,

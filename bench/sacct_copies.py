@@ -77,21 +77,26 @@ def _week_delta(row: dict[str, str], week_start: datetime) -> timedelta:
     return week_start - monday
 
 
-def copy_lines(
-    rows: list[dict[str, str]], copy: int, week_start: datetime | None = None
-) -> Iterator[str]:
-    """The lines of one renumbered copy; each job (with its steps) keeps its own time shift."""
-    offset, delta = (copy + 1) * ID_STRIDE, timedelta(0)
+def moved_rows(rows: list[dict[str, str]], week_start: datetime | None) -> list[dict[str, str]]:
+    """The rows with each job's times (its steps' too) moved into the week from `week_start`."""
+    if week_start is None:
+        return rows
+    out, delta = [], timedelta(0)
     for row in rows:
-        if "." not in row["JobID"] and week_start is not None:
+        if "." not in row["JobID"]:
             delta = _week_delta(row, week_start)
+        out.append(row | {k: _shift(row[k], delta) for k in ("Submit", "Start", "End")})
+    return out
+
+
+def copy_lines(rows: list[dict[str, str]], copy: int) -> Iterator[str]:
+    """The lines of one renumbered copy of `rows` (see moved_rows)."""
+    offset = (copy + 1) * ID_STRIDE
+    for row in rows:
         out = dict(row)
         out["JobID"], out["JobIDRaw"] = (
             _renumber(row["JobID"], offset), _renumber(row["JobIDRaw"], offset)
         )  # fmt: skip
-        if delta:
-            for key in ("Submit", "Start", "End"):
-                out[key] = _shift(row[key], delta)
         yield "|".join(out.values())
 
 
@@ -99,12 +104,12 @@ def write_sacct(
     path: Path, lines: int, week_start: datetime | None = None, first_copy: int = 0
 ) -> tuple[int, int]:
     """Write at least `lines` data lines (whole copies) with a header; (lines, copies)."""
-    rows = fixture_rows()
+    rows = moved_rows(fixture_rows(), week_start)
     copies = -(-lines // len(rows))
     with path.open("w", encoding="utf-8") as out:
         out.write(HEADER + "\n")
         for k in range(first_copy, first_copy + copies):
-            out.write("\n".join(copy_lines(rows, k, week_start)) + "\n")
+            out.write("\n".join(copy_lines(rows, k)) + "\n")
     return copies * len(rows), copies
 
 
@@ -155,6 +160,6 @@ def write_week_file(path: Path, jobs: int, week_start: datetime, copy: int) -> i
                 break
             allocations += 1
         taken.append(row)
-    lines = list(copy_lines(taken, copy, week_start))
+    lines = list(copy_lines(moved_rows(taken, week_start), copy))
     path.write_text(HEADER + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
     return len(lines)

@@ -200,8 +200,10 @@ def test_a_cli_writer_waits_for_the_ledger(ledger_path: Path, tmp_path: Path) ->
         holder.wait(timeout=30)
     assert refused.returncode == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()
-    assert line == f"trainbudget: error: ledger {ledger_path} is in use by another process; " \
+    assert (
+        line == f"trainbudget: error: ledger {ledger_path} is in use by another process; "
         "try again when it has finished"
+    )
     assert waited.returncode == 0, waited.stderr
     assert [job["job_id"] for job in json.loads(waited.stdout)["jobs"]] == ["501"]
 

@@ -71,6 +71,15 @@ _SACCT_ROW = (
     "alloc_tres", "req_tres", "source_id", "source_line", "time_flags",
 )  # fmt: skip
 
+_SACCT_RECORD = (
+    "cluster", "job_id", "step", "job_id_raw", "array_job_id", "array_task", "het_job_id",
+    "het_offset", "name", "account", "partition", "state", "state_text", "cancelled_by",
+    "exit_status", "exit_signal", "elapsed_seconds", "elapsed_text", "submit_time", "start_time",
+    "end_time", "gpus", "gpu_type", "alloc_mem_bytes", "alloc_cpus", "nnodes", "alloc_tres",
+    "req_tres", "source_id", "source_path", "source_line", "source_sha256", "landed_at",
+    "time_flags",
+)  # fmt: skip
+
 RELATIONS: Mapping[str, Relation] = {
     r.name: r
     for r in (
@@ -85,14 +94,7 @@ RELATIONS: Mapping[str, Relation] = {
             "review_records",
             "reconcile/review/review_records",
             ("review_rows",),
-            (
-                "cluster", "job_id", "step", "job_id_raw", "array_job_id", "array_task",
-                "het_job_id", "het_offset", "name", "account", "partition", "state", "state_text",
-                "cancelled_by", "exit_status", "exit_signal", "elapsed_seconds", "elapsed_text",
-                "submit_time", "start_time", "end_time", "gpus", "gpu_type", "alloc_mem_bytes",
-                "alloc_cpus", "nnodes", "alloc_tres", "req_tres", "source_id", "source_path",
-                "source_line", "source_sha256", "landed_at", "time_flags",
-            ),  # fmt: skip
+            _SACCT_RECORD,
             ("reconcile/review/allocation_records",),
         ),
         Relation(

@@ -223,8 +223,10 @@ def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
         measured = offers(ledger_file, gpu=gpu, work_class=work_class)
     except LedgerBusyError:
         # The offer is a courtesy, not worth a failure or a wait: say it was skipped.
-        warn(f"ledger {ledger_file} is in use by another process: its measured MFUs were not "
-             "looked up (the class default is used)")
+        warn(
+            f"ledger {ledger_file} is in use by another process: its measured MFUs were not "
+            "looked up (the class default is used)"
+        )
         return
     found = [_offer_flags(offer) for offer in measured]
     if found:
