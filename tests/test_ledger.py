@@ -325,3 +325,23 @@ def test_a_failed_run_keeps_a_ledger_that_existed(ledger_path: Path) -> None:
     with pytest.raises(InputError), Ledger.open(ledger_path):
         raise InputError("bad input")
     assert ledger_path.is_file()
+
+
+def test_estimate_skips_a_busy_ledger_and_says_so(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    holder = _hold_for(ledger_path, 30)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "trainbudget", "estimate", "--params", "7e9", "--tokens",
+             "1e11", "--gpus", "8", "--price", "2.4", "--gpu", "A100-80GB", "--ledger",
+             str(ledger_path), "--json"],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        holder.kill()
+        holder.wait()
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["gpu_hours"]
+    (line,) = proc.stderr.strip().splitlines()
+    assert f"ledger {ledger_path} is in use by another process" in line
+    assert "class default" in line
