@@ -18,14 +18,20 @@ WITH named AS (
     WHERE coalesce(start_time, submit_time) < $week_end
       AND (coalesce(start_time, submit_time) >= $week_start
            OR coalesce(start_time, submit_time) + to_seconds(elapsed_seconds) > $week_start)
+    -- The named jobs as the registry links them (registry_links.sql): the job as printed, its
+    -- JobIDRaw, its array or het job; one join each (an OR of four IN tests took 1.5× longer).
     UNION
-    SELECT cluster, job_id
-    FROM sacct_rows
-    WHERE coalesce(start_time, submit_time) < $week_end
-      AND (job_id IN (SELECT job_id FROM named)
-           OR job_id_raw IN (SELECT job_id FROM named)
-           OR (contains(job_id, '_') AND split_part(job_id, '_', 1) IN (SELECT job_id FROM named))
-           OR (contains(job_id, '+') AND split_part(job_id, '+', 1) IN (SELECT job_id FROM named)))
+    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id = n.job_id
+    WHERE coalesce(r.start_time, r.submit_time) < $week_end
+    UNION
+    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id_raw = n.job_id
+    WHERE coalesce(r.start_time, r.submit_time) < $week_end
+    UNION
+    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '_', 1) = n.job_id
+    WHERE contains(r.job_id, '_') AND coalesce(r.start_time, r.submit_time) < $week_end
+    UNION
+    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '+', 1) = n.job_id
+    WHERE contains(r.job_id, '+') AND coalesce(r.start_time, r.submit_time) < $week_end
 )
 SELECT * FROM sacct_rows WHERE $week_start IS NULL
 UNION ALL
