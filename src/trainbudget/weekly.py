@@ -226,8 +226,12 @@ def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -
 
     from trainbudget.reconcile.history import landed_weeks, newest_sacct_source
 
+    tz = prepared.inputs.cluster_tz
     ids = [item.source_id for item in landed if item.kind == "sacct" and item.source_id]
-    scope = landed_weeks(ledger, ids or newest_sacct_source(ledger), prepared.inputs.cluster_tz)
+    # Files whose every line a later export replaced cover no week of their own.
+    scope = (ids and landed_weeks(ledger, ids, tz)) or landed_weeks(
+        ledger, newest_sacct_source(ledger), tz
+    )
     if scope is None:
         return prepared
     name, bounds = scope
