@@ -1,257 +1,195 @@
-"""Benchmark: land + reconcile a 1,000,000-line sacct export beside DuckDB's bare read_csv.
+"""Benchmark: `trainbudget reconcile` on a million real sacct lines beside DuckDB's raw landing.
 
-Generates (seeded) a realistic `sacct --parsable2` export of allocations and their steps
-(.batch, .extern, .0) across every state, array tasks (JobID 9_1 with its own JobIDRaw),
-het jobs (123+1), requeued earlier runs (--duplicates), jobs cancelled while pending,
-"CANCELLED by <uid>" and truncated "CANCELLED+", and job names that contain the delimiter;
-plus a registry and progress events for the campaign's jobs. Then, in one run:
-  bare      `CREATE TABLE AS SELECT * FROM read_csv(...)` of the same file (the baseline);
-  floor     the bare read, plus the two writes the command cannot skip, done as plainly as
-            DuckDB can: every line stored in a DuckDB file (the ledger keeps each line) and
-            one JSON object per allocation line (the contract's `jobs`), with only the file's
-            own 17 text fields; a lower bound for any implementation of the contract;
-  reconcile `trainbudget reconcile --sacct … --registry … --progress … --json` on a fresh
-            ledger (landing included), as a user runs it.
-Each runs in its own process; wall time and peak RSS are recorded. Targets: ≤ 10 s,
-≤ 4× the bare read, ≤ 2 GB RSS. Usage: python bench/reconcile_bench.py [--lines N]
+The lines are renumbered copies of the real Hábrók fixture (bench/sacct_copies.py, 242 lines a
+copy: 100 allocations with their .batch/.extern/.N steps, arrays, CANCELLED by <uid>, PENDING,
+RUNNING), with a registry and progress events for every 20th copy's completed jobs. In one
+run, interleaved (ours, floor, ours, floor; medians), each in its own process:
+  floor      DuckDB landing the raw lines as strings into a database file:
+             `CREATE TABLE t AS SELECT * FROM read_csv(…, all_varchar=true)`;
+  reconcile  `trainbudget reconcile --sacct … --registry … --progress … --json` on a fresh
+             ledger: landing, review and the per-job JSON, as a user runs it.
+Then the week scenarios (issue 18, Deliver 3): a 19-job week file after the million lines (and
+one review of the week before, which fills week_allocations once, as a weekly cadence does),
+with --week and without, beside the same file into an empty ledger.
+Targets: reconcile ≤ 2× the floor; the week after the million ≤ 1.2× the empty ledger's time
+and ≤ 1.5× its RSS. Usage: python bench/reconcile_bench.py [--lines N] [--rounds R]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_result
+from _runs import timed
+from sacct_copies import write_joins, write_sacct, write_week_file
 
-HEADER = (
-    "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|Start|"
-    "End|AllocTRES|ReqTRES|NNodes|AllocCPUS|TRESUsageInTot"
-)
-STATES = [
-    ("COMPLETED", "0:0", 60), ("FAILED", "1:0", 8), ("CANCELLED by 40123", "0:15", 6),
-    ("CANCELLED+", "0:15", 2), ("TIMEOUT", "0:15", 5), ("NODE_FAIL", "0:0", 2),
-    ("OUT_OF_MEMORY", "0:125", 3), ("PREEMPTED", "0:15", 3), ("BOOT_FAIL", "0:0", 1),
-    ("DEADLINE", "0:0", 1), ("RUNNING", "0:0", 4), ("PENDING", "0:0", 2),
-]  # fmt: skip
-WEEK_START = datetime(2026, 11, 16, tzinfo=UTC)
-CAMPAIGN_JOBS = 5000
-
-
-def _elapsed(seconds: int) -> str:
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    clock = f"{hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"{days}-{clock}" if days else clock
-
-
-def _t(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S")
-
-
-def _event(job_id: str, when: datetime, event: str, **extra: object) -> str:
-    """One progress event as a JSONL line."""
-    return orjson.dumps(
-        {"job_id": job_id, "time": when.isoformat(), "event": event, **extra}
-    ).decode()
-
-
-def generate(folder: Path, lines: int, seed: int = 7) -> tuple[Path, Path, Path]:
-    """Write sacct.psv, registry.csv and progress.jsonl; return their paths."""
-    rng = random.Random(seed)
-    weights = [w for _, _, w in STATES]
-    sacct, registry, progress = (
-        folder / "sacct.psv",
-        folder / "registry.csv",
-        folder / "progress.jsonl",
-    )
-    out = [HEADER]
-    reg = [
-        "job_id,experiment_id,work_class,code_revision,data_snapshot,result_valid,diagnosed_cause"
-    ]
-    events = []
-    job, raw = 1_000_000, 5_000_000
-    classes = ["main", "retry", "pilot", "evaluation", "diagnostic"]
-    while len(out) <= lines:
-        job += 1
-        raw += 1
-        state, exit_code, _ = rng.choices(STATES, weights)[0]
-        kind = rng.random()
-        if kind < 0.15:
-            job_id = f"{job}_{rng.randint(0, 99)}"  # array task: its own JobIDRaw
-        elif kind < 0.17:
-            job_id = f"{job}+{rng.randint(0, 2)}"  # het component
-        else:
-            job_id = str(job)
-        gpus = rng.choice([0, 1, 2, 4, 8, 8, 16])
-        tres = f"billing={gpus or 1},cpu={8 * max(gpus, 1)},mem={64 * max(gpus, 1)}G,node=1"
-        if gpus:
-            tres += (
-                f",gres/gpu:h100={gpus},gres/gpu={gpus}"
-                if rng.random() < 0.5
-                else f",gres/gpu={gpus}"
-            )
-        submit = WEEK_START + timedelta(seconds=rng.randint(0, 6 * 86400))
-        pending = state == "PENDING" or (state.startswith("CANCELLED") and rng.random() < 0.2)
-        if pending:
-            start_text, end_text, seconds = (
-                ("Unknown" if state == "PENDING" else "None"),
-                "Unknown",
-                0,
-            )
-        else:
-            start = submit + timedelta(seconds=rng.randint(0, 3600))
-            seconds = rng.randint(60, 36 * 3600)
-            start_text = _t(start)
-            end_text = "Unknown" if state == "RUNNING" else _t(start + timedelta(seconds=seconds))
-        name = "eval|suite-a" if rng.random() < 0.001 else f"job{job % 997}"
-        alloc_tres = "" if pending else tres
-        if rng.random() < 0.03 and not pending:  # an earlier run of this job, requeued
-            early = submit - timedelta(hours=2)
-            out.append(
-                f"{job_id}|{raw}|{name}|acct{job % 40}|gpu|REQUEUED|0:0|{_elapsed(1800)}|1800|"
-                f"{_t(early)}|{_t(early)}|{_t(early + timedelta(seconds=1800))}|{tres}|{tres}|1|8|"
-            )
-        out.append(
-            f"{job_id}|{raw}|{name}|acct{job % 40}|gpu|{state}|{exit_code}|{_elapsed(seconds)}|"
-            f"{seconds}|{_t(submit)}|{start_text}|{end_text}|{alloc_tres}|{tres}|1|8|"
-        )
-        if not pending:
-            for step in ("batch", "extern", "0"):
-                out.append(
-                    f"{job_id}.{step}|{raw}.{step}|{step}|acct{job % 40}||"
-                    f"{'CANCELLED' if state.startswith('CANCELLED') else state.split()[0]}|"
-                    f"{exit_code}|{_elapsed(seconds)}|{seconds}|{start_text}|{start_text}|"
-                    f"{end_text}|{tres}||1|8|cpu=00:10:00,mem=2G"
-                )
-        campaign_index = job - 1_000_001
-        if (
-            campaign_index < CAMPAIGN_JOBS
-            and not pending
-            and "_" not in job_id
-            and "+" not in job_id
-        ):
-            klass = classes[campaign_index % len(classes)]
-            reg.append(
-                f"{job_id},exp-{campaign_index // 10},{klass},rev{campaign_index % 7},snap1,,"
-            )
-            t0 = datetime.fromisoformat(start_text).replace(tzinfo=UTC)
-            events.append(_event(job_id, t0, "start", resumed_from_step=0))
-            for k in range(1, 11):
-                when = t0 + timedelta(seconds=seconds * k // 11)
-                events.append(_event(job_id, when, "step", step=k * 100))
-                if k % 3 == 0:
-                    events.append(_event(job_id, when, "checkpoint", step=k * 100, accepted=True))
-            if state == "COMPLETED":
-                events.append(_event(job_id, t0 + timedelta(seconds=seconds), "end"))
-    sacct.write_text("\n".join(out[: lines + 1]) + "\n", encoding="utf-8")
-    registry.write_text("\n".join(reg) + "\n", encoding="utf-8")
-    progress.write_text("\n".join(events) + "\n", encoding="utf-8")
-    return sacct, registry, progress
-
-
-BARE = """
-import duckdb, sys
-con = duckdb.connect()
-con.execute("SET enable_progress_bar = false")
-con.execute(
-    "CREATE TABLE t AS SELECT * FROM read_csv($p, delim='|', header=true, all_varchar=true, "
-    "quote='', escape='', ignore_errors=true)",
-    {"p": sys.argv[1]},
-)
-print(con.execute("SELECT count(*) FROM t").fetchone()[0])
-"""
-
+WEEK, WEEK_START = "2026-W47", datetime(2026, 11, 16, tzinfo=UTC)
 
 FLOOR = """
 import duckdb, sys
 con = duckdb.connect(sys.argv[2])
 con.execute("SET enable_progress_bar = false")
 con.execute(
-    "CREATE TEMP TABLE t AS SELECT * FROM read_csv($p, delim='|', header=true, all_varchar=true, "
-    "quote='', escape='', ignore_errors=true)",
+    "CREATE TABLE t AS SELECT * FROM read_csv($p, delim='|', header=true, all_varchar=true, "
+    "quote='', escape='')",
     {"p": sys.argv[1]},
 )
-con.execute("BEGIN")
-con.execute("CREATE TABLE lines AS SELECT * FROM t")
-con.execute("COMMIT")
-con.execute(
-    "COPY (SELECT * FROM t WHERE NOT contains(JobID, '.')) TO $out (FORMAT json, ARRAY true)",
-    {"out": sys.argv[3]},
-)
+print(con.execute("SELECT count(*) FROM t").fetchone()[0])
 con.close()
 """
 
 
-def timed(argv: list[str], out: Path) -> tuple[float, int, bytes]:
-    """Run argv in a fresh process, stdout to the file `out` as a user's `> out.json` would
-    (a pipe into this process would time our reading of ~175 MB, not the command):
-    (wall seconds, peak RSS bytes, stdout)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    with out.open("wb") as sink:
-        start = time.perf_counter()
-        subprocess.run(argv, stdout=sink, stderr=subprocess.DEVNULL, check=True)
-        wall = time.perf_counter() - start
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of children is the maximum over all children so far; runs go smallest first.
-    return wall, max(peak_kib, before) * 1024, out.read_bytes()
+def generate(folder: Path, lines: int) -> tuple[Path, Path, Path]:
+    """sacct.psv (at least `lines` lines, whole copies), registry.csv and progress.jsonl."""
+    sacct = folder / "sacct.psv"
+    _, copies = write_sacct(sacct, lines)
+    registry, progress = write_joins(folder, range(copies), every=20)
+    return sacct, registry, progress
+
+
+def _reconcile(ledger: Path, *files: Path, week: str | None = None) -> list[str]:
+    sacct, *joins = files
+    argv = [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
+            "--sacct", str(sacct)]  # fmt: skip
+    if joins:
+        argv += ["--registry", str(joins[0]), "--progress", str(joins[1])]
+    return argv + (["--week", week] if week else []) + ["--json"]
+
+
+SUMMARY = """
+import orjson, sys
+body = orjson.loads(open(sys.argv[1], "rb").read())
+first = body["landed"][0] if body["landed"] else {}
+print(orjson.dumps({"jobs": len(body["jobs"]), "week": body["week"],
+                    "rows_landed": first.get("rows_landed"),
+                    "allocated_gpu_hours": str(body["totals"]["allocated_gpu_hours"])}).decode())
+"""
+
+
+def _summary(path: Path) -> dict:
+    """What the output says, read in a child process: parsing 350 MB here would leave this
+    process large, and every child forked after it would start with that RSS (wait4 counts
+    it)."""
+    done = subprocess.run([sys.executable, "-c", SUMMARY, str(path)], capture_output=True,
+                          check=True)  # fmt: skip
+    return orjson.loads(done.stdout)
+
+
+def _median(runs: list[tuple[float, int]]) -> tuple[float, int]:
+    return statistics.median(r[0] for r in runs), int(statistics.median(r[1] for r in runs))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         t = time.perf_counter()
         sacct, registry, progress = generate(folder, args.lines)
+        week_file = folder / "week.psv"
+        week_lines = write_week_file(week_file, 19, WEEK_START, copy=99_000)
         generate_s = time.perf_counter() - t
-        bare_s, bare_rss, bare_out = timed(
-            [sys.executable, "-c", BARE, str(sacct)], folder / "bare.out"
-        )
-        floor_s, _, _ = timed(
-            [sys.executable, "-c", FLOOR, str(sacct), str(folder / "floor.duckdb"),
-             str(folder / "floor.json")],
-            folder / "floor.out",
-        )  # fmt: skip
-        argv = [
-            sys.executable, "-m", "trainbudget", "--ledger", str(folder / "ledger.duckdb"),
-            "reconcile", "--sacct", str(sacct), "--registry", str(registry),
-            "--progress", str(progress), "--json",
-        ]  # fmt: skip
-        rec_s, rec_rss, rec_out = timed(argv, folder / "reconcile.json")
-        payload = orjson.loads(rec_out)
-        result = {
-            "lines": args.lines,
-            "file_bytes": sacct.stat().st_size,
-            "progress_events": sum(1 for _ in progress.open()),
-            "registry_rows": sum(1 for _ in registry.open()) - 1,
-            "generate_seconds": round(generate_s, 2),
-            "bare_read_csv_seconds": round(bare_s, 3),
-            "bare_read_csv_rows": int(bare_out.strip()),
-            "bare_peak_rss_bytes": bare_rss,
-            "floor_seconds": round(floor_s, 3),
-            "floor_ratio_to_bare": round(floor_s / bare_s, 2),
-            "reconcile_seconds": round(rec_s, 3),
-            "reconcile_peak_rss_bytes": rec_rss,
-            "ratio_to_bare": round(rec_s / bare_s, 2),
-            "jobs_reported": len(payload["jobs"]),
-            "rows_landed": payload["landed"][0]["rows_landed"],
-            "rows_quarantined": payload["landed"][0]["rows_quarantined"],
-            "allocated_gpu_hours": payload["totals"]["allocated_gpu_hours"],
-            "targets": {"seconds": 10, "ratio_to_bare": 4, "peak_rss_bytes": 2 * 1024**3},
+        ours, floor = [], []
+        for k in range(args.rounds):
+            ledger = folder / f"ledger{k}.duckdb"
+            ours.append(timed(_reconcile(ledger, sacct, registry, progress), folder / "rec.json"))
+            if k == 0:
+                payload = _summary(folder / "rec.json")
+                json_bytes = (folder / "rec.json").stat().st_size
+                # A ledger reviewed weekly has its earlier weeks in week_allocations: one
+                # review of the week before fills them (the cold cost is paid once, here).
+                warm_s, _ = timed([sys.executable, "-m", "trainbudget", "reconcile", "--ledger",
+                                   str(ledger), "--week", "2026-W46", "--json"],
+                                  folder / "warm.json")  # fmt: skip
+                shutil.copy(ledger, folder / "big.duckdb")
+            ledger.unlink()
+            (folder / "floor.duckdb").unlink(missing_ok=True)
+            floor.append(timed([sys.executable, "-c", FLOOR, str(sacct),
+                                str(folder / "floor.duckdb")], folder / "floor.out"))  # fmt: skip
+        rec_s, rec_rss = _median(ours)
+        floor_s, floor_rss = _median(floor)
+        weeks: dict[str, list[tuple[float, int]]] = {
+            "after_week": [],
+            "empty_week": [],
+            "after_default": [],
+            "empty_default": [],
         }
-        result["meets_targets"] = rec_s <= 10 and rec_s / bare_s <= 4 and rec_rss <= 2 * 1024**3
+        outputs: dict[str, bytes] = {}
+        for _ in range(args.rounds):
+            for name, base, week in (
+                ("after_week", "big", WEEK), ("empty_week", None, WEEK),
+                ("after_default", "big", None), ("empty_default", None, None),
+            ):  # fmt: skip
+                ledger = folder / "scenario.duckdb"
+                ledger.unlink(missing_ok=True)
+                if base:
+                    shutil.copy(folder / f"{base}.duckdb", ledger)
+                out = folder / f"{name}.json"
+                weeks[name].append(timed(_reconcile(ledger, week_file, week=week), out))
+                outputs[name] = out
+        week_figures = {}
+        for name, runs in weeks.items():
+            s, rss = _median(runs)
+            body = _summary(outputs[name])
+            week_figures[name] = {
+                "seconds": round(s, 3), "peak_rss_bytes": rss,
+                "json_bytes": outputs[name].stat().st_size,
+                "jobs": body["jobs"], "week": body["week"],
+                "runs_s": [round(r[0], 3) for r in runs],
+            }  # fmt: skip
+        sizes = {"file_bytes": sacct.stat().st_size,
+                 "registry_rows": sum(1 for _ in registry.open()) - 1,
+                 "progress_events": sum(1 for _ in progress.open())}  # fmt: skip
+    w, e = week_figures["after_week"], week_figures["empty_week"]
+    d, de = week_figures["after_default"], week_figures["empty_default"]
+    result = {
+        "data": "renumbered copies of tests/fixtures/sacct/hb-jobinfo_sacct_snowman.txt "
+        "(real Slurm output, Hábrók) in the 17-field --parsable2 format",
+        "lines": payload["rows_landed"],
+        **sizes,
+        "generate_seconds": round(generate_s, 2),
+        "rounds": args.rounds,
+        "floor_seconds": round(floor_s, 3),
+        "floor_peak_rss_bytes": floor_rss,
+        "reconcile_seconds": round(rec_s, 3),
+        "reconcile_peak_rss_bytes": rec_rss,
+        "reconcile_runs_s": [round(r[0], 3) for r in ours],
+        "floor_runs_s": [round(r[0], 3) for r in floor],
+        "ratio_to_floor": round(rec_s / floor_s, 2),
+        "jobs_reported": payload["jobs"],
+        "json_bytes": json_bytes,
+        "allocated_gpu_hours": payload["allocated_gpu_hours"],
+        "first_week_review_after_the_million_seconds": round(warm_s, 3),
+        "week_file_lines": week_lines,
+        "week": week_figures,
+        "week_after_ratio_seconds": round(w["seconds"] / e["seconds"], 2),
+        "week_after_ratio_rss": round(w["peak_rss_bytes"] / e["peak_rss_bytes"], 2),
+        "default_after_ratio_seconds": round(d["seconds"] / de["seconds"], 2),
+        "targets": {
+            "ratio_to_floor": 2,
+            "week_after_ratio_seconds": 1.2,
+            "week_after_ratio_rss": 1.5,
+        },
+    }
+    result["meets_targets"] = {
+        "reconcile": result["ratio_to_floor"] <= 2,
+        "week_after": result["week_after_ratio_seconds"] <= 1.2
+        and result["week_after_ratio_rss"] <= 1.5,
+        "default_scope_is_the_new_files_weeks": d["jobs"] == w["jobs"] and d["week"] == WEEK,
+    }
     path = write_result("reconcile", result)
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
     print(f"written to {path}")

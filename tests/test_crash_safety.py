@@ -2,7 +2,8 @@
 
 A `reconcile` killed with SIGKILL at any moment leaves the ledger as it was before the run or
 with the whole run landed, never in between, and a re-run reaches the reference counts. Two
-writers started together on one ledger: one lands, the other gets one "in use" line, exit 2.
+writers started together on one ledger: the second waits for the first (--wait) and both
+complete; told not to wait (--wait 0), it gets one "in use" line, exit 1.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ def _generator():
     return module.generate
 
 
-def _command(ledger: Path, sacct: Path, registry: Path, progress: Path) -> list[str]:
+def _command(
+    ledger: Path, sacct: Path, registry: Path, progress: Path, wait: str = "120"
+) -> list[str]:
     return [sys.executable, "-m", "trainbudget", "reconcile", "--sacct", str(sacct),
             "--registry", str(registry), "--progress", str(progress), "--ledger", str(ledger),
-            "--json"]  # fmt: skip
+            "--wait", wait, "--json"]  # fmt: skip
 
 
 def _counts(ledger: Path) -> dict[str, int]:
@@ -74,19 +77,33 @@ def test_a_killed_reconcile_lands_all_or_nothing(inputs, tmp_path: Path, delay_s
     assert _counts(ledger) == reference
 
 
-def test_two_writers_at_once_one_lands_the_other_is_told(inputs, tmp_path: Path) -> None:
+def test_two_writers_at_once_the_second_waits_and_both_complete(inputs, tmp_path: Path) -> None:
     _, files, reference = inputs
-    for pair in range(3):
+    ledger = tmp_path / "pair.duckdb"
+    _init(ledger)
+    first = subprocess.Popen(_command(ledger, *files), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    time.sleep(1.0)  # both are started while a landing takes seconds
+    second = subprocess.run(_command(ledger, *files), capture_output=True, text=True)
+    _, first_err = first.communicate(timeout=300)
+    assert (first.returncode, second.returncode) == (0, 0), (first_err, second.stderr)
+    assert _counts(ledger) == reference
+
+
+def test_two_writers_at_once_without_waiting_one_is_told(inputs, tmp_path: Path) -> None:
+    _, files, reference = inputs
+    for pair in range(2):
         ledger = tmp_path / f"pair{pair}.duckdb"
         _init(ledger)
-        first = subprocess.Popen(_command(ledger, *files), stdout=subprocess.DEVNULL,
+        first = subprocess.Popen(_command(ledger, *files, wait="0"), stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, text=True)  # fmt: skip
         time.sleep(1.0)  # both are started while a landing takes seconds
-        second = subprocess.run(_command(ledger, *files), capture_output=True, text=True)
+        second = subprocess.run(_command(ledger, *files, wait="0"), capture_output=True,
+                                text=True)  # fmt: skip
         _, first_err = first.communicate(timeout=300)
         codes = sorted((first.returncode, second.returncode))
-        assert codes == [0, 2], (first_err, second.stderr)
-        told = second if second.returncode == 2 else first
+        assert codes == [0, 1], (first_err, second.stderr)
+        told = second if second.returncode == 1 else first
         message = told.stderr if told is second else first_err
         lines = message.splitlines()
         assert len(lines) == 1 and "in use" in lines[0], message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -145,13 +146,13 @@ def test_second_writer_gets_a_clear_error(ledger_path: Path) -> None:
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(LedgerBusyError, match=r"is in use by another process"):
-            Ledger.open(ledger_path)
+            Ledger.open(ledger_path, wait_s=0)
         proc = subprocess.run(
             [sys.executable, "-m", "trainbudget", "--ledger", str(ledger_path), "ledger", "info"],
             capture_output=True,
             text=True,
         )
-        assert proc.returncode == 2
+        assert proc.returncode == 1  # the environment, not the input: exit 1
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1
         assert f"ledger {ledger_path} is in use by another process" in lines[0]
@@ -159,6 +160,52 @@ def test_second_writer_gets_a_clear_error(ledger_path: Path) -> None:
         holder.communicate("")
     with Ledger.open(ledger_path) as book:  # still a good file afterwards
         assert "sources" in dict(book.table_counts())
+
+
+def _hold_for(ledger_path: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another process that holds the ledger for `seconds`, then exits; returns once it holds."""
+    code = (
+        "import sys, time, duckdb; con = duckdb.connect(sys.argv[1]); print('locked', flush=True);"
+        f" time.sleep({seconds}); con.close()"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code, str(ledger_path)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _cli_reconcile(ledger_path: Path, sacct: Path, wait: str) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger_path),
+            "--sacct", str(sacct), "--wait", wait, "--json"]  # fmt: skip
+    return subprocess.run(argv, capture_output=True, text=True)
+
+
+def test_a_cli_writer_waits_for_the_ledger(ledger_path: Path, tmp_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    sacct = tmp_path / "week.psv"
+    sacct.write_text(
+        "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|Start|"
+        "End|AllocTRES|ReqTRES|NNodes|AllocCPUS|TRESUsageInTot\n"
+        "501|501|train|proj|gpu|COMPLETED|0:0|01:00:00|3600|2026-11-23T00:00:00|"
+        "2026-11-23T00:00:00|2026-11-23T01:00:00|gres/gpu=8|gres/gpu=8|1|64|\n",
+        encoding="utf-8",
+    )
+    # Held for 4 s: the refused run starts (about 1 s) well inside it; the waiting one outlasts it.
+    holder = _hold_for(ledger_path, 4)
+    try:
+        refused = _cli_reconcile(ledger_path, sacct, "0")
+        waited = _cli_reconcile(ledger_path, sacct, "10")
+    finally:
+        holder.wait(timeout=30)
+    assert refused.returncode == 1 and refused.stdout == ""
+    (line,) = refused.stderr.strip().splitlines()
+    assert (
+        line == f"trainbudget: error: ledger {ledger_path} is in use by another process; "
+        "try again when it has finished"
+    )
+    assert waited.returncode == 0, waited.stderr
+    assert [job["job_id"] for job in json.loads(waited.stdout)["jobs"]] == ["501"]
 
 
 def test_a_non_duckdb_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -278,3 +325,23 @@ def test_a_failed_run_keeps_a_ledger_that_existed(ledger_path: Path) -> None:
     with pytest.raises(InputError), Ledger.open(ledger_path):
         raise InputError("bad input")
     assert ledger_path.is_file()
+
+
+def test_estimate_skips_a_busy_ledger_and_says_so(ledger_path: Path) -> None:
+    Ledger.open(ledger_path).close()
+    holder = _hold_for(ledger_path, 30)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "trainbudget", "estimate", "--params", "7e9", "--tokens",
+             "1e11", "--gpus", "8", "--price", "2.4", "--gpu", "A100-80GB", "--ledger",
+             str(ledger_path), "--json"],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        holder.kill()
+        holder.wait()
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["gpu_hours"]
+    (line,) = proc.stderr.strip().splitlines()
+    assert f"ledger {ledger_path} is in use by another process" in line
+    assert "class default" in line

@@ -39,12 +39,12 @@ class InputError(Exception):
     """Bad input or usage. The CLI prints the message on one line and exits with code 2."""
 
 
-class LedgerBusyError(InputError):
-    """The ledger file is locked by another process."""
-
-
 class EnvironmentFailure(Exception):
     """The environment failed (disk full, broken pipe, permission): one line, exit code 1."""
+
+
+class LedgerBusyError(EnvironmentFailure):
+    """The ledger file is locked by another process (after any wait): one line, exit code 1."""
 
 
 def naming(exc: OSError, path: object) -> OSError:

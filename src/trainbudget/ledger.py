@@ -102,6 +102,17 @@ class Source:
         }
 
 
+# Seconds a writer waits for a ledger another process holds before "in use" (CLI: --wait).
+DEFAULT_WAIT_S = 10.0
+_WAIT = {"seconds": DEFAULT_WAIT_S}
+
+
+def set_default_wait(seconds: float) -> None:
+    """Make `seconds` the wait of every later `Ledger.open` in this process that names none
+    (the CLI's --wait SECONDS)."""
+    _WAIT["seconds"] = float(seconds)
+
+
 class Ledger:
     """An open ledger file. Use `Ledger.open(path)`; close it, or use it as a context manager."""
 
@@ -112,8 +123,15 @@ class Ledger:
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Ledger:
-        """Open (creating if needed) the ledger at `path` and apply pending migrations.
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        migrate: bool = True,
+        wait_s: float | None = None,
+    ) -> Ledger:
+        """Open (creating if needed) the ledger at `path` and apply pending migrations; while
+        another process holds it, retry for `wait_s` seconds (None: the process default, 10).
 
         A ledger this call creates is removed again, with the folders it made, if opening it
         fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
@@ -124,7 +142,8 @@ class Ledger:
         ledger = None
         try:
             resolved.parent.mkdir(parents=True, exist_ok=True)
-            ledger = cls(resolved, _connect(resolved, read_only=False))
+            wait = _WAIT["seconds"] if wait_s is None else wait_s
+            ledger = cls(resolved, _connect(resolved, read_only=False, wait_s=wait))
             ledger._created = created
             if migrate:
                 ledger.migrate()

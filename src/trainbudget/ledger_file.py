@@ -1,11 +1,13 @@
 """The ledger's file: connect to it (read-write or read-only), and remove what a failed open
-created. Errors name the file: locked (LedgerBusyError), no DuckDB file (InputError), the
-environment failing (disk full, read-only file system: EnvironmentFailure).
+created. Errors name the file: locked by another process after the wait (LedgerBusyError),
+no DuckDB file (InputError), the environment failing (disk full, read-only file system:
+EnvironmentFailure).
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 
 import duckdb
@@ -40,15 +42,34 @@ def remove_created(created: list[Path]) -> None:
             folder.rmdir()
 
 
-def connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection to `path`; InputError when it is locked or no DuckDB file."""
+# How often a waiting open retries a ledger another process holds (seconds).
+_RETRY_S = 0.1
+
+
+def connect(path: Path, *, read_only: bool, wait_s: float = 0) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to `path`, retrying for up to `wait_s` seconds while another process
+    holds its lock; LedgerBusyError after that, InputError when it is no DuckDB file."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return _connect_once(path, read_only=read_only)
+        except LedgerBusyError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waited = f" (waited {wait_s:g} s; --wait SECONDS waits longer)" if wait_s else ""
+                raise LedgerBusyError(
+                    f"ledger {path} is in use by another process{waited}; "
+                    "try again when it has finished"
+                ) from None
+            time.sleep(min(_RETRY_S, left))
+
+
+def _connect_once(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
         if "lock" in str(exc).lower():
-            raise LedgerBusyError(
-                f"ledger {path} is in use by another process; wait for it to finish"
-            ) from None
+            raise LedgerBusyError(f"ledger {path} is in use by another process") from None
         reason = environment_reason(str(exc))
         if reason:
             raise EnvironmentFailure(f"ledger {path}: {reason} ({_first_line(exc)})") from None

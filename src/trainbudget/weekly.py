@@ -171,7 +171,9 @@ def review_week(
         curve = plan_ledger_curve(ledger, plan, prepared.inputs.cluster)
         planned = estimate_campaign(plan, mfu, curve)
     tolerance = prepared.inputs.clock_tolerance_s
-    result = review(ledger, plan, prepared.bounds, tolerance, planned)
+    result = review(
+        ledger, plan, prepared.bounds, tolerance, planned, cluster_tz=prepared.inputs.cluster_tz
+    )
     if plan is not None:
         from trainbudget.reliability.measured import store_measured
 
@@ -226,6 +228,8 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
     prepared = prepare_week(inputs)
     with ledger.transaction():
         landed = land_records(ledger, prepared)
+        if prepared.bounds is None:
+            prepared = landed_scope(ledger, prepared, landed)
         plan, mfu, result = review_week(ledger, prepared)
     if jobs_path is not None:
         result = write_jobs(ledger, result, jobs_path)
@@ -235,12 +239,31 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
         else ["no plan given or landed: variance against plan is skipped (--plan)"]
     )
     warnings += landing_warnings(landed) + list(result.warnings)
-    if prepared.bounds is not None and not result.totals["jobs"]:
+    if inputs.week is not None and not result.totals["jobs"]:
         warnings.append(
             f"week {inputs.week}: no allocations in it; the landed records are from other "
             "weeks (check the week)"
         )
-    return ReconcileResult(inputs.week, prepared.bounds, landed, plan, mfu, result, warnings)
+    return ReconcileResult(prepared.week, prepared.bounds, landed, plan, mfu, result, warnings)
+
+
+def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -> PreparedWeek:
+    """Without --week: the weeks the sacct files of this run cover (landed now or before),
+    else those of the newest landing; everything only when no line has a time."""
+    from dataclasses import replace
+
+    from trainbudget.reconcile.history import landed_weeks, newest_sacct_source
+
+    tz = prepared.inputs.cluster_tz
+    ids = [item.source_id for item in landed if item.kind == "sacct" and item.source_id]
+    # Files whose every line a later export replaced cover no week of their own.
+    scope = (ids and landed_weeks(ledger, ids, tz)) or landed_weeks(
+        ledger, newest_sacct_source(ledger), tz
+    )
+    if scope is None:
+        return prepared
+    name, bounds = scope
+    return replace(prepared, week=name, bounds=bounds)
 
 
 def landing_warnings(landed: list[Landed]) -> list[str]:

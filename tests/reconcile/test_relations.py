@@ -64,6 +64,10 @@ def test_every_query_that_reads_a_relation_is_declared_as_its_consumer() -> None
 
 def test_a_step_out_of_order_is_refused_with_what_it_needs(landed: Ledger) -> None:
     session = Session(landed)
+    with pytest.raises(RelationError, match=r"review_rows \(reconcile/review/review_rows\)"):
+        session.build("job_lines")
+    session.build("review_rows", week_start=None, week_end=None)
+    session.build("review_records")
     session.build("job_lines")
     with pytest.raises(RelationError, match=r"allocation_records \(reconcile/review/allocation"):
         session.build("allocations")

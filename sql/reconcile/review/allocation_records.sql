@@ -1,4 +1,4 @@
--- in: sacct_records, job_lines   params: none
+-- in: review_records, job_lines   params: none
 -- out: temp table allocation_records: one row per scheduler allocation, not yet numbered
 --      (allocations.sql numbers them). Steps (.batch, .extern, .0) repeat their job's
 --      AllocTRES, so GPU-hours are counted on the allocation line only; a job exported with
@@ -11,7 +11,7 @@ WITH own AS (
            state, state_text, cancelled_by, exit_status, exit_signal, elapsed_seconds,
            submit_time, start_time, end_time, gpus, gpu_type, source_path, source_line,
            false AS from_steps, time_flags
-    FROM sacct_records
+    FROM review_records
     WHERE step IS NULL
 ), orphan_keys AS (
     -- Jobs that have only step lines (a grouping is cheaper than an anti-join over steps).
@@ -39,7 +39,7 @@ WITH own AS (
            min(source_line) AS source_line,
            true AS from_steps,
            nullif(list_distinct(flatten(list(coalesce(time_flags, [])))), []) AS time_flags
-    FROM sacct_records
+    FROM review_records
     JOIN orphan_keys USING (cluster, job_id)
     GROUP BY cluster, job_id
 )

@@ -1,4 +1,4 @@
--- in: sacct_rows   params: none
+-- in: review_rows   params: none
 -- out: temp table job_lines(cluster, job_id, steps_only, lines, line_gpu_seconds): per job id,
 --      whether it has only step lines (no allocation line: allocations.sql builds one from
 --      its steps), and how many lines it has with the GPU-seconds a sum over those lines would
@@ -8,5 +8,5 @@ SELECT cluster, job_id,
        bool_and(step IS NOT NULL) AS steps_only,
        count(*) AS lines,
        sum(gpus * elapsed_seconds) AS line_gpu_seconds
-FROM sacct_rows
+FROM review_rows
 GROUP BY cluster, job_id;

@@ -33,7 +33,7 @@ from trainbudget.cli.commands import ui as ui_commands
 from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
-from trainbudget.cli.options import LedgerOption
+from trainbudget.cli.options import LedgerOption, WaitOption, apply_wait
 
 install_coercion()
 app = typer.Typer(
@@ -58,6 +58,7 @@ def _print_version(value: bool) -> None:
 def _global_options(
     ctx: typer.Context,
     ledger: LedgerOption = None,
+    wait: WaitOption = None,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),
@@ -69,6 +70,7 @@ def _global_options(
 ) -> None:
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
     ctx.obj = {"ledger": ledger, "debug": debug}
+    apply_wait(wait)
     _STATE["debug"] = debug
 
 

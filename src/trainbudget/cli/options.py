@@ -144,6 +144,27 @@ LedgerOption = Annotated[
 ]
 
 
+WaitOption = Annotated[
+    float | None,
+    typer.Option(
+        "--wait",
+        metavar="SECONDS",
+        min=0,
+        help="While another process holds the ledger, retry for SECONDS before failing "
+        "(default 10; 0 fails at once).",
+        show_default=False,
+    ),
+]
+
+
+def apply_wait(seconds: float | None) -> None:
+    """Make --wait SECONDS (when given) the wait of the ledger opens that follow."""
+    if seconds is not None:
+        from trainbudget.ledger import set_default_wait
+
+        set_default_wait(seconds)
+
+
 def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
     """The command's --ledger if given, else the global one given before the command."""
     if option is not None:

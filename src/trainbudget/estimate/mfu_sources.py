@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.errors import InputError
 from trainbudget.estimate.exact import div, to_decimal
 
 if TYPE_CHECKING:
@@ -249,18 +249,15 @@ def read_mfu(
 
 def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[dict[str, Any]]:
     """What the ledger could supply instead of a class-default MFU: one dict per measurement,
-    with `mfu_from` (calibrated, pilot, trace) and what selects and describes it."""
+    with `mfu_from` (calibrated, pilot, trace) and what selects and describes it;
+    LedgerBusyError while another process holds the ledger."""
     from trainbudget.ledger import resolve_ledger_path
 
     resolved = resolve_ledger_path(ledger_file)
     if not resolved.is_file():
         return []
     found: list[dict[str, Any]] = []
-    try:
-        ledger = open_existing(resolved)
-    except LedgerBusyError:
-        return []  # another command is writing it; the offer is a courtesy, not worth a failure
-    with ledger:
+    with open_existing(resolved) as ledger:
         for row in ledger.records("estimate/calibrated_mfu", work_class=work_class, cluster=None):
             found.append(
                 {

@@ -10,7 +10,7 @@ query per file), so whichever entry point lands a file, the same rows land.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,7 @@ class Landed:
     rows_quarantined: int
     already_landed: bool
     first_rejection: str | None = None  # "line N: reason" of the first quarantined row
+    source_id: int | None = field(default=None, compare=False)  # the ledger's sources row
 
     @property
     def rejected(self) -> bool:
@@ -75,7 +76,7 @@ def _outcome(ledger: Ledger, path: Path, kind: str, source_id: int, rows: int) -
     if quarantined:
         line, reason = ledger.query("ledger/first_quarantined", source_id=source_id)[0]
         first = f"line {line}: {reason}" if line is not None else reason
-    return Landed(str(path), kind, rows, quarantined, False, first)
+    return Landed(str(path), kind, rows, quarantined, False, first, source_id)
 
 
 def land_sacct(
@@ -99,7 +100,11 @@ def land_sacct(
         options = {k: v for k, v in given.items() if v != defaults[k]}
         source = ledger.begin_source(path, "sacct", sha256=scanned.sha256, options=options)
         if source is None:
-            return Landed(str(path), "sacct", 0, 0, True)
+            from trainbudget.ledger import source_options
+
+            found = ledger.query("ledger/find_source", kind="sacct", source_sha256=scanned.sha256,
+                                 parse_options=source_options(options))  # fmt: skip
+            return Landed(str(path), "sacct", 0, 0, True, source_id=found[0][0])
         if scanned.is_json:
             # sacct --json prints epoch seconds, so its times are UTC whatever the cluster.
             split, layout, tz = stage_json(ledger, path), None, "UTC"
@@ -132,6 +137,7 @@ def land_sacct(
                 "reconcile/land/sacct_drop_duplicates", source_id=source.source_id
             ).fetchone()[0]
             landed -= dropped
+        ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         ledger.execute("reconcile/land/sacct_delete_replaced", source_id=source.source_id)
         ledger.execute(
             "reconcile/land/sacct_quarantine",

@@ -64,20 +64,50 @@ class Relation:
     filled_by: str | None = None
 
 
+_SACCT_ROW = (
+    "cluster", "job_id", "step", "job_id_raw", "name", "account", "partition", "state",
+    "state_text", "exit_status", "exit_signal", "elapsed_seconds", "elapsed_text", "submit_time",
+    "start_time", "end_time", "gpus", "gpu_type", "alloc_mem_bytes", "alloc_cpus", "nnodes",
+    "alloc_tres", "req_tres", "source_id", "source_line", "time_flags",
+)  # fmt: skip
+
+_SACCT_RECORD = (
+    "cluster", "job_id", "step", "job_id_raw", "array_job_id", "array_task", "het_job_id",
+    "het_offset", "name", "account", "partition", "state", "state_text", "cancelled_by",
+    "exit_status", "exit_signal", "elapsed_seconds", "elapsed_text", "submit_time", "start_time",
+    "end_time", "gpus", "gpu_type", "alloc_mem_bytes", "alloc_cpus", "nnodes", "alloc_tres",
+    "req_tres", "source_id", "source_path", "source_line", "source_sha256", "landed_at",
+    "time_flags",
+)  # fmt: skip
+
 RELATIONS: Mapping[str, Relation] = {
     r.name: r
     for r in (
         Relation(
+            "review_rows",
+            "reconcile/review/review_rows",
+            (),
+            _SACCT_ROW,
+            ("reconcile/review/review_records", "reconcile/review/job_lines"),
+        ),
+        Relation(
+            "review_records",
+            "reconcile/review/review_records",
+            ("review_rows",),
+            _SACCT_RECORD,
+            ("reconcile/review/allocation_records",),
+        ),
+        Relation(
             "job_lines",
             "reconcile/review/job_lines",
-            (),
+            ("review_rows",),
             ("cluster", "job_id", "steps_only", "lines", "line_gpu_seconds"),
             ("reconcile/review/allocation_records", "reconcile/summarize/step_line_overcount"),
         ),
         Relation(
             "allocation_records",
             "reconcile/review/allocation_records",
-            ("job_lines",),
+            ("review_records", "job_lines"),
             _ALLOCATION,
             ("reconcile/review/allocations",),
         ),
@@ -133,6 +163,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/double_counts",
                 "reconcile/review/goodput_by_week",
                 "reliability/calibrate/main_run_jobs",
+                "reconcile/summarize/before_week_in_scope",
             ),
         ),
         Relation(

@@ -23,7 +23,9 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "week": result.week,
         "week_start": start,
         "week_end": end,
-        "landed": [vars(item) for item in result.landed],
+        "landed": [
+            {k: v for k, v in vars(item).items() if k != "source_id"} for item in result.landed
+        ],
         "totals": rv.totals,
         "variance": with_continuation(rv.variance),
         "diagnosis": rv.diagnosis,

@@ -20,6 +20,7 @@ from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
+from trainbudget.reconcile.history import covers_everything, untracked_before
 from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
 from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tracked_jobs
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
@@ -102,11 +103,22 @@ def review(
     week: Week | None = None,
     clock_tolerance_s: int = 300,
     planned: CampaignEstimate | None = None,
+    cluster_tz: str = "UTC",
 ) -> Review:
-    """Reconcile everything landed (the week's jobs; variance to the week's end) against
-    `plan`, priced as `planned` when given (the campaign's MFU)."""
+    """Reconcile the week's jobs (None: everything landed; variance to the week's end) against
+    `plan`, priced as `planned` when given (the campaign's MFU). Only the week's jobs and the
+    tracked ones are read; earlier untracked jobs count by week (reconcile/history.py), in the
+    ISO weeks of `cluster_tz`."""
     session = Session(ledger)
-    for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
+    week_start, week_end = week or (None, None)
+    whole = week is None or covers_everything(ledger, week)
+    session.build(
+        "review_rows",
+        week_start=None if whole else week_start,
+        week_end=None if whole else week_end,
+    )
+    for name in ("review_records", "job_lines", "allocation_records", "allocations",
+                 "registry_links"):  # fmt: skip
         session.build(name)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_tracked_jobs(
@@ -116,7 +128,6 @@ def review(
     )
     session.build("job_splits")
     session.fill("job_splits", job_split_rows(tracked))
-    week_start, week_end = week or (None, None)
     session.build(
         "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )
@@ -130,6 +141,14 @@ def review(
         | {"jobs": totals_row["jobs"]}
     )
     by_class = {r["work_class"]: r for r in session.records("reconcile/summarize/actual_by_class")}
+    if week_start is not None:
+        earlier = untracked_before(session, week_start, cluster_tz)
+        if earlier:
+            unlinked = "untracked" if has_registry else "unknown"
+            row = by_class.setdefault(
+                unlinked, {"allocated": 0, "useful": 0, "recovery": 0, "lost": 0, "jobs": 0}
+            )
+            row["allocated"] = row["allocated"] + earlier
     main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
     f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
     variance = None

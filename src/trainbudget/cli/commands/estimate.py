@@ -282,9 +282,19 @@ def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
     """With an explicit --ledger and no MFU given, say on stderr which measured MFUs it holds."""
     if ledger_file is None:
         return
+    from trainbudget.errors import LedgerBusyError
     from trainbudget.estimate.mfu_sources import offers
 
-    found = [_offer_flags(offer) for offer in offers(ledger_file, gpu=gpu, work_class=work_class)]
+    try:
+        measured = offers(ledger_file, gpu=gpu, work_class=work_class)
+    except LedgerBusyError:
+        # The offer is a courtesy, not worth a failure or a wait: say it was skipped.
+        warn(
+            f"ledger {ledger_file} is in use by another process: its measured MFUs were not "
+            "looked up (the class default is used)"
+        )
+        return
+    found = [_offer_flags(offer) for offer in measured]
     if found:
         warn(
             f"the MFU is the class default, but ledger {ledger_file} has measured ones; "

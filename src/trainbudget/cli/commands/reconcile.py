@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
+from trainbudget.cli.options import (
+    JsonOption,
+    LedgerOption,
+    WaitOption,
+    apply_wait,
+    ledger_path,
+    whole_option,
+)
 from trainbudget.cli.output import emit, emit_with_array, warn, working
 
 FileList = Annotated[
@@ -77,6 +84,7 @@ def reconcile(
         ),
     ] = False,
     ledger: LedgerOption = None,
+    wait: WaitOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
@@ -87,6 +95,7 @@ def reconcile(
     from trainbudget.reconcile.report import reconcile_payload
     from trainbudget.weekly import WeeklyInputs, reconcile
 
+    apply_wait(wait)
     inputs = WeeklyInputs(
         sacct=list(sacct or []),
         registry=registry,

@@ -1,0 +1,114 @@
+"""Benchmark: half a year of a large cluster in one ledger, landed and reviewed week by week.
+
+Each week is about 200,000 sacct lines (renumbered copies of the real fixture moved into that
+week, bench/sacct_copies.py), with a registry and progress events for every 20th copy's
+completed jobs, reconciled on the same ledger as a Monday run does:
+`trainbudget reconcile --sacct … --registry … --progress … --week W --json`.
+Recorded per week: wall seconds, the process's peak RSS, the ledger's bytes, the JSON's bytes.
+Targets: the last week's review within 1.2× the first's, peak RSS never above 1.5 GB; ledger
+bytes per million lines reported. The result is rewritten after every week, so a run stopped
+early still says how far it got. Usage: python bench/ledger_growth.py [--weeks N] [--lines N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import write_result
+from _runs import timed
+from sacct_copies import write_joins, write_sacct
+
+FIRST_WEEK = datetime(2026, 1, 5, tzinfo=UTC)  # Monday of 2026-W02
+RSS_LIMIT_BYTES = 1536 * 1024**2
+
+
+def _week_name(start: datetime) -> str:
+    year, week, _ = start.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def _ledger_bytes(ledger: Path) -> int:
+    wal = ledger.with_name(ledger.name + ".wal")
+    return ledger.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def _summary(weeks: list[dict], planned: int, lines: int) -> dict:
+    result: dict = {
+        "weeks_planned": planned,
+        "weeks_done": len(weeks),
+        "complete": len(weeks) == planned,
+        "lines_per_week_asked": lines,
+        "weeks": weeks,
+    }
+    if weeks:
+        first, last = weeks[0], weeks[-1]
+        total_lines = sum(w["lines"] for w in weeks)
+        result |= {
+            "lines_total": total_lines,
+            "last_to_first_seconds": round(last["seconds"] / first["seconds"], 2),
+            # The first week has no jobs running into it from before (82,700 jobs against
+            # 88,489 in every later week of the copies): the second is the steady state.
+            "last_to_second_seconds": round(
+                last["seconds"] / weeks[min(1, len(weeks) - 1)]["seconds"], 2
+            ),
+            "peak_rss_bytes_max": max(w["peak_rss_bytes"] for w in weeks),
+            "ledger_bytes": last["ledger_bytes"],
+            "ledger_bytes_per_million_lines": round(last["ledger_bytes"] / total_lines * 1e6),
+        }
+        result["meets_targets"] = {
+            "last_within_1_2x_first": result["last_to_first_seconds"] <= 1.2,
+            "rss_never_above_1_5_GB": result["peak_rss_bytes_max"] <= RSS_LIMIT_BYTES,
+        }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weeks", type=int, default=26)
+    parser.add_argument("--lines", type=int, default=200_000, help="sacct lines a week")
+    parser.add_argument("--name", default="ledger_growth", help="bench/results/<name>.json")
+    args = parser.parse_args()
+    weeks: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ledger = folder / "ledger.duckdb"
+        first_copy = 0
+        for index in range(args.weeks):
+            start = FIRST_WEEK + timedelta(weeks=index)
+            t = time.perf_counter()
+            sacct = folder / "sacct.psv"
+            lines, copies = write_sacct(sacct, args.lines, start, first_copy)
+            registry, progress = write_joins(
+                folder, range(first_copy, first_copy + copies), every=20, week_start=start
+            )
+            generate_s = time.perf_counter() - t
+            first_copy += copies
+            argv = [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
+                    "--sacct", str(sacct), "--registry", str(registry), "--progress",
+                    str(progress), "--week", _week_name(start), "--json"]  # fmt: skip
+            out = folder / "week.json"
+            seconds, rss = timed(argv, out)
+            body = orjson.loads(out.read_bytes())
+            weeks.append({
+                "week": _week_name(start), "lines": lines, "seconds": round(seconds, 3),
+                "peak_rss_bytes": rss, "ledger_bytes": _ledger_bytes(ledger),
+                "json_bytes": out.stat().st_size, "jobs": len(body["jobs"]),
+                "allocated_gpu_hours": str(body["totals"]["allocated_gpu_hours"]),
+                "generate_seconds": round(generate_s, 2),
+            })  # fmt: skip
+            print(orjson.dumps(weeks[-1]).decode(), flush=True)
+            write_result(args.name, _summary(weeks, args.weeks, args.lines))
+    path = write_result(args.name, _summary(weeks, args.weeks, args.lines))
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    main()

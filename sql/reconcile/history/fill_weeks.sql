@@ -1,0 +1,42 @@
+-- in: sacct_rows   params: $starts, $ends (the weeks to compute, TIMESTAMPTZ lists), $now
+-- out: (adds to week_allocations, per week, the GPU-seconds every allocation ran inside it:
+--      an allocation line's GPUs × its seconds in the week, and a job with step lines only
+--      built from its steps as allocation_records.sql builds it: the most GPUs, the longest
+--      elapsed, from its first start)
+INSERT INTO week_allocations
+WITH weeks AS (
+    SELECT unnest(CAST($starts AS TIMESTAMPTZ[])) AS week_start,
+           unnest(CAST($ends AS TIMESTAMPTZ[])) AS week_end
+), span AS (
+    SELECT min(week_start) AS lo, max(week_end) AS hi FROM weeks
+), keys AS (
+    SELECT DISTINCT r.cluster, r.job_id
+    FROM sacct_rows r, span
+    WHERE coalesce(r.start_time, r.submit_time) < span.hi
+      AND coalesce(r.start_time, r.submit_time) + to_seconds(r.elapsed_seconds) > span.lo
+), lines AS (
+    SELECT r.* FROM sacct_rows r SEMI JOIN keys USING (cluster, job_id)
+), allocs AS (
+    SELECT CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) AS t0,
+           elapsed_seconds AS e, gpus
+    FROM lines
+    WHERE step IS NULL
+    UNION ALL
+    SELECT CAST(epoch(coalesce(min(start_time), min(submit_time))) AS BIGINT),
+           max(elapsed_seconds), max(gpus)
+    FROM lines
+    GROUP BY cluster, job_id
+    HAVING bool_and(step IS NOT NULL)
+), bounds AS (
+    SELECT week_start, week_end,
+           CAST(epoch(week_start) AS BIGINT) AS ws, CAST(epoch(week_end) AS BIGINT) AS we
+    FROM weeks
+)
+SELECT b.week_start, b.week_end,
+       CAST(coalesce(sum(a.gpus * (least(a.t0 + a.e, b.we) - greatest(a.t0, b.ws))), 0)
+            AS HUGEINT),
+       count(a.t0),
+       CAST($now AS TIMESTAMPTZ)
+FROM bounds b
+LEFT JOIN allocs a ON a.t0 < b.we AND a.t0 + a.e > b.ws
+GROUP BY b.week_start, b.week_end;

@@ -1,0 +1,105 @@
+"""The campaign to date without re-reading earlier weeks, and the weeks a landing covers.
+
+A review reads only its weeks' jobs and the tracked ones (review_rows.sql); the other jobs
+before its weeks are untracked, and all they add to the campaign to date is their allocated
+GPU-seconds, which `week_allocations` (migration 015) keeps per week. A week's row is computed
+once, by the first review after it, and deleted when a landing touches the week.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from trainbudget.reconcile.week import zone
+
+if TYPE_CHECKING:
+    from trainbudget.ledger import Ledger
+    from trainbudget.reconcile.relations import Session
+
+Bounds = tuple[datetime, datetime]
+
+
+def week_of(moment: datetime, tz: str) -> Bounds:
+    """[Monday 00:00, next Monday 00:00) in zone `tz` of the ISO week holding `moment`, in UTC."""
+    local = moment.astimezone(zone(tz))
+    monday = (local - timedelta(days=local.weekday())).date()
+    start = datetime(monday.year, monday.month, monday.day, tzinfo=zone(tz))
+    return start.astimezone(UTC), (start + timedelta(days=7)).astimezone(UTC)
+
+
+def week_name(start: datetime, tz: str) -> str:
+    """`YYYY-Www` of the week starting at `start` (UTC) in zone `tz`."""
+    year, week, _ = start.astimezone(zone(tz)).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def weeks_between(first: datetime, before: datetime, tz: str) -> list[Bounds]:
+    """The ISO weeks in zone `tz` from the one holding `first` up to `before` (a week start)."""
+    weeks = []
+    start, end = week_of(first, tz)
+    while start < before:
+        weeks.append((start, end))
+        start, end = week_of(end, tz)
+    return weeks
+
+
+def landed_weeks(ledger: Ledger, source_ids: list[int], tz: str) -> tuple[str, Bounds] | None:
+    """The weeks the lines of `source_ids` started in, as a name (`2026-W47`, or
+    `2026-W45..2026-W47`) and [first Monday, the Monday after the last); None when they hold
+    no line with a time."""
+    ((first, last),) = ledger.query("reconcile/history/source_span", source_ids=source_ids)
+    if first is None:
+        return None
+    start, _ = week_of(first, tz)
+    last_start, end = week_of(last, tz)
+    name = week_name(start, tz)
+    if last_start != start:
+        name += f"..{week_name(last_start, tz)}"
+    return name, (start, end)
+
+
+def newest_sacct_source(ledger: Ledger) -> list[int]:
+    """The newest landing that still has lines, as a list of its id (empty when none)."""
+    ((newest,),) = ledger.query("reconcile/history/newest_sacct_source")
+    return [] if newest is None else [newest]
+
+
+def covers_everything(ledger: Ledger, weeks: Bounds) -> bool:
+    """Whether every landed line started (else was submitted) inside `weeks`."""
+    ((first, last),) = ledger.query("reconcile/history/time_span")
+    return first is None or (weeks[0] <= first and last < weeks[1])
+
+
+def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
+    """GPU-seconds allocated before `week_start` by the jobs the review did not read (all of
+    them untracked): every allocation's part before it (week_allocations, filled where
+    missing) less the part of the jobs the review read (job_accounting)."""
+    ledger = session.ledger
+    ((first,),) = ledger.query("reconcile/history/first_start")
+    if first is None or first >= week_start:
+        return 0
+    weeks = weeks_between(first, week_start, tz)
+    cached = {
+        (s, e): seconds
+        for s, e, seconds in ledger.query(
+            "reconcile/history/cached_weeks", first=weeks[0][0], before=week_start
+        )
+    }
+    missing = [w for w in weeks if w not in cached]
+    if missing:
+        ledger.execute(
+            "reconcile/history/fill_weeks",
+            starts=[s for s, _ in missing],
+            ends=[e for _, e in missing],
+            now=datetime.now(UTC),
+        )
+        cached.update(
+            ((s, e), seconds)
+            for s, e, seconds in ledger.query(
+                "reconcile/history/cached_weeks", first=weeks[0][0], before=week_start
+            )
+        )
+    everything = sum(int(cached[w]) for w in weeks)
+    ((read,),) = session.query("reconcile/summarize/before_week_in_scope")
+    return everything - int(read)

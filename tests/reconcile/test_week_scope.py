@@ -1,0 +1,86 @@
+"""A review reads its weeks' jobs; the campaign to date still counts every earlier job.
+
+Two weeks landed in two runs: 2026-W47 (untracked 601: 8 GPUs × 2 h; 602: 4 × 1 h; tracked
+201: 4 × 3 h, main) and 2026-W48 (untracked 701: 8 × 1 h), with 603 running 2 GPUs from
+Sunday 23:00 of W47 to Monday 01:00 of W48. Worked by hand: W48 allocates 8 + 2 = 10 GPU-hours;
+to the end of W48 untracked has 16 + 4 + 4 + 8 = 32 and main 12.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trainbudget.ledger import Ledger
+from trainbudget.reconcile.land import land_sacct
+from trainbudget.weekly import WeeklyInputs, reconcile
+
+from .conftest import HEADER, sacct_line
+
+REPO = Path(__file__).resolve().parents[2]
+PLAN = REPO / "examples" / "demo-7b.plan.yaml"
+
+
+def _job(job_id: str, gpus: int, start: str, seconds: int) -> str:
+    from datetime import datetime, timedelta
+
+    end = (datetime.fromisoformat(start) + timedelta(seconds=seconds)).isoformat()
+    return sacct_line(job_id, submit=start, start=start, end=end, elapsed_raw=str(seconds),
+                      elapsed="", tres=f"billing=1,cpu=8,gres/gpu={gpus},node=1")  # fmt: skip
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join([HEADER, *lines]) + "\n", encoding="utf-8")
+    return path
+
+
+def _rows(book: Ledger, sql: str) -> list[tuple]:
+    return book.con.execute(sql).fetchall()
+
+
+def _actual(result) -> dict[str, object]:
+    return {r["work_class"]: r["actual_gpu_hours"] for r in result.review.variance["by_work_class"]
+            if r["actual_gpu_hours"]}  # fmt: skip
+
+
+def test_a_later_week_reads_its_jobs_and_counts_the_earlier_ones(tmp_path: Path) -> None:
+    w47 = _write(tmp_path / "w47.psv", [
+        _job("601", 8, "2026-11-17T10:00:00", 7200), _job("602", 4, "2026-11-18T10:00:00", 3600),
+        _job("201", 4, "2026-11-19T10:00:00", 10800),
+        _job("603", 2, "2026-11-22T23:00:00", 7200),
+    ])  # fmt: skip
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    registry = tmp_path / "registry.csv"
+    registry.write_text("job_id,experiment_id,work_class\n201,exp-main,main\n", encoding="utf-8")
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        first = reconcile(book, WeeklyInputs(sacct=[w47], registry=registry, plan=PLAN), None)
+        # Without --week: the weeks the file covers (603 starts in W47), not the history.
+        assert first.week == "2026-W47" and first.review.totals["jobs"] == 4
+        assert _actual(first) == {"main": 12, "untracked": 16 + 4 + 2}
+        second = reconcile(book, WeeklyInputs(sacct=[w48], plan=PLAN, week="2026-W48"), None)
+        jobs = _rows(book, "SELECT job_id FROM job_accounting WHERE in_week ORDER BY job_id")
+        read = _rows(book, "SELECT DISTINCT job_id FROM review_rows ORDER BY job_id")
+        cached = _rows(book, "SELECT week_start, allocated_gpu_seconds FROM week_allocations")
+    assert second.review.totals["allocated_gpu_hours"] == 8 + 2
+    assert jobs == [("603",), ("701",)]
+    # 601 and 602 ran only in W47 and are untracked: not read, counted from week_allocations.
+    assert read == [("201",), ("603",), ("701",)]
+    assert [(str(start.date()), seconds) for start, seconds in cached] == [
+        ("2026-11-16", (16 + 4 + 12 + 2) * 3600)
+    ]
+    assert _actual(second) == {"main": 12, "untracked": 32}
+
+
+def test_a_landing_drops_the_cached_weeks_it_touches(tmp_path: Path) -> None:
+    w47 = _write(tmp_path / "w47.psv", [_job("601", 8, "2026-11-17T10:00:00", 7200)])
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    # 601 again, now 3 h long (a later export of the same job replaces the earlier row).
+    again = _write(tmp_path / "w47b.psv", [_job("601", 8, "2026-11-17T10:00:00", 10800)])
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        reconcile(book, WeeklyInputs(sacct=[w47, w48], week="2026-W48", plan=PLAN), None)
+        assert _rows(book, "SELECT allocated_gpu_seconds FROM week_allocations") == [(16 * 3600,)]
+        with book.transaction():
+            land_sacct(book, again)
+        assert _rows(book, "SELECT count(*) FROM week_allocations") == [(0,)]
+        result = reconcile(book, WeeklyInputs(sacct=[], week="2026-W48", plan=PLAN), None)
+        assert _rows(book, "SELECT allocated_gpu_seconds FROM week_allocations") == [(24 * 3600,)]
+    assert _actual(result) == {"unknown": 24 + 8}
