@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,12 +113,13 @@ class _Collector:
         self.path = path
         self.names: dict[str, int] = {}
         self.cpu_kinds: dict[str, int] = {}
-        self.gpu_ts: list[float] = []
-        self.gpu_dur: list[float] = []
-        self.gpu_name: list[int] = []
-        self.gpu_corr: list[int] = []
-        self.launch_ts: list[float] = []
-        self.launch_corr: list[int] = []
+        # C arrays, not lists: no float object is kept per event, and numpy takes them as is.
+        self.gpu_ts = array("d")
+        self.gpu_dur = array("d")
+        self.gpu_name = array("i")
+        self.gpu_corr = array("q")
+        self.launch_ts = array("d")
+        self.launch_corr = array("q")
         self.steps: list[tuple[str, float, float, bool]] = []
         self.loader: list[tuple[float, float]] = []
         self.memory: list[tuple[int, int, int]] = []
@@ -190,12 +192,12 @@ class _Collector:
             json_bytes=source.json_bytes,
             event_count=self.count,
             names=list(self.names),
-            gpu_ts=np.array(self.gpu_ts, dtype=np.float64),
-            gpu_dur=np.array(self.gpu_dur, dtype=np.float64),
-            gpu_name=np.array(self.gpu_name, dtype=np.int32),
-            gpu_corr=np.array(self.gpu_corr, dtype=np.int64),
-            launch_ts=np.array(self.launch_ts, dtype=np.float64),
-            launch_corr=np.array(self.launch_corr, dtype=np.int64),
+            gpu_ts=np.frombuffer(self.gpu_ts, dtype=np.float64),
+            gpu_dur=np.frombuffer(self.gpu_dur, dtype=np.float64),
+            gpu_name=np.frombuffer(self.gpu_name, dtype=np.int32),
+            gpu_corr=np.frombuffer(self.gpu_corr, dtype=np.int64),
+            launch_ts=np.frombuffer(self.launch_ts, dtype=np.float64),
+            launch_corr=np.frombuffer(self.launch_corr, dtype=np.int64),
             steps=self.steps,
             loader=self.loader,
             memory=self.memory,
