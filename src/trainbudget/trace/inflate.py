@@ -27,6 +27,7 @@ INFLATE_LIBRARY = "isal" if _inflate_lib is not zlib else "zlib"
 def _decompressor() -> Any:
     return _inflate_lib.decompressobj(wbits=31)
 
+
 MAX_BYTES_ENV = "TRAINBUDGET_TRACE_MAX_BYTES"
 
 
