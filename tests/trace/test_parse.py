@@ -189,3 +189,29 @@ def test_decompression_bomb_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"bomb\.json\.gz: refused: decompresses to more than"):
         read_trace(path, max_json_bytes=1 << 20)
     assert read_trace(path, max_json_bytes=1 << 30).event_count == 1
+
+
+def test_isal_and_zlib_inflate_the_same_bytes(fixtures_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("isal")
+    import zlib
+
+    from trainbudget.trace import inflate
+
+    fixture = fixtures_dir / "traces" / "hta_nccl_parser_config_a100" / "nccl_data.json.gz"
+    two_members = tmp_path / "two.json.gz"
+    raw = gzip.decompress(fixture.read_bytes())
+    cut = len(raw) // 3
+    two_members.write_bytes(gzip.compress(raw[:cut]) + gzip.compress(raw[cut:]))
+    for path in (fixture, two_members):
+        pieces = {}
+        for library in ("isal", "zlib"):
+            with pytest.MonkeyPatch.context() as mp:
+                if library == "zlib":
+                    mp.setattr(inflate, "_inflate_lib", zlib)
+                reader = inflate.Inflater(path, 1 << 40, 1 << 16)
+                chunks = []
+                while chunk := reader.read():
+                    chunks.append(chunk)
+                reader.close()
+                pieces[library] = b"".join(chunks)
+        assert pieces["isal"] == pieces["zlib"] == raw
