@@ -215,3 +215,33 @@ def test_isal_and_zlib_inflate_the_same_bytes(fixtures_dir: Path, tmp_path: Path
                 reader.close()
                 pieces[library] = b"".join(chunks)
         assert pieces["isal"] == pieces["zlib"] == raw
+
+
+def test_a_caller_keeping_decoded_events_gets_a_copied_buffer(tmp_path: Path) -> None:
+    # Decoded raw fields view the reader's buffer; a caller that keeps them (unlike read_trace)
+    # must not stop the buffer from moving on: the reader copies it instead.
+    import msgspec
+
+    from trainbudget.trace.parse import _decoder
+
+    events = [
+        {"ph": "X", "name": f"k{i}", "ts": i, "dur": 1, "args": {"Input Dims": [[i, 2]]}}
+        for i in range(200)
+    ]
+    path = tmp_path / "keep.json"
+    path.write_bytes(orjson.dumps({"traceEvents": events}, option=orjson.OPT_INDENT_2))
+    kept: list = []
+
+    def validate(block) -> int:
+        decoded = _decoder.decode(block.data)
+        kept.extend(decoded)
+        return len(decoded)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(source, "READ_BYTES", 64)
+        mp.setattr(source, "BLOCK_BYTES", 512)
+        blocks = list(source.TraceSource(path).blocks(validate))
+    assert len(blocks) > 5
+    assert [msgspec.json.decode(bytes(e.args.input_dims)) for e in kept] == [
+        [[i, 2]] for i in range(200)
+    ]

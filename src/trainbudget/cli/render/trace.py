@@ -40,10 +40,7 @@ def render_trace(console: Any, payload: dict[str, Any]) -> None:
         )
         console.print(f"step ms, slowest rank: {steps}")
     basis = f"{payload['flops_basis']} FLOPs"
-    console.print(
-        f"FLOPs from recorded shapes ({basis}, counted from the executed operators): "
-        f"{payload['flops']:,}"
-    )
+    console.print(f"FLOPs from recorded shapes ({basis}): {payload['flops']:,}")
     devices = payload["memory_peak_bytes_by_device"]
     if devices:
         peaks = ", ".join(f"{k} {_fmt(v / 2**30, 3)}" for k, v in sorted(devices.items()))
