@@ -198,15 +198,17 @@ def op_flops(name: str, input_dims: bytes, input_type: bytes, concrete: bytes) -
             count = _mm(dims, 1) if name == "aten::addmm" else _bmm(dims, 1)
             precision = DTYPE_PRECISION.get(types[1]) if len(types) > 1 else precision
         elif name in CONV_OPS or name in CONV_ND_OPS:
-            if not literal or not all(literal[i] for i in (3, 4, 5)):
+            backward = name == "aten::convolution_backward"
+            # Forward: stride, padding, dilation at 3-5 (unrecorded: "", e.g. padding="same").
+            if len(literal) < 7 or not (backward or all(literal[i] for i in (3, 4, 5))):
                 return OpFlops(None, precision, "convolution without Concrete Inputs")
-            if name == "aten::convolution_backward":
+            if backward:
                 count = _conv_backward(dims, literal)
             else:
                 count = _conv_forward(dims, literal, name in CONV_ND_OPS)
         elif name == EINSUM_OP:
             equation = _literal(literal[0]) if literal and literal[0] else None
-            if not isinstance(equation, str):
+            if not isinstance(equation, str):  # torch ≤ 2.13 records no strings
                 return OpFlops(None, None, "einsum without its equation in Concrete Inputs")
             count = einsum_flops(equation, dims[1])
             precision = DTYPE_PRECISION.get(types[1]) if len(types) > 1 else None
