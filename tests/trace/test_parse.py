@@ -245,3 +245,15 @@ def test_a_caller_keeping_decoded_events_gets_a_copied_buffer(tmp_path: Path) ->
     assert [msgspec.json.decode(bytes(e.args.input_dims)) for e in kept] == [
         [[i, 2]] for i in range(200)
     ]
+
+
+def test_unknown_or_missing_phases_fall_back_to_the_permissive_decoder(tmp_path: Path) -> None:
+    kernel = {"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": 2}
+    kernel["args"] = {"stream": 7, "correlation": 1}
+    memory = {"ph": "i", "name": "[memory]", "ts": 6, "args": {"Total Allocated": 9}}
+    odd = [{"ph": "Z", "name": "new phase", "ts": 1}, {"name": "no phase at all", "ts": 2}]
+    path = tmp_path / "odd.json"
+    path.write_bytes(orjson.dumps({"traceEvents": [kernel, *odd, memory, {"ph": "s", "id": 1}]}))
+    result = read_trace(path)
+    assert result.event_count == 5
+    assert result.gpu_ts.tolist() == [5.0] and result.memory == [(-1, -1, 9)]
