@@ -3,7 +3,7 @@
 Not needed by `make test`: the numbers it writes are committed. Reproduce with
 
     python3 -m venv /work/hta-venv
-    /work/hta-venv/bin/pip install holistictraceanalysis==0.5.0 'pandas==2.2.*'
+    /work/hta-venv/bin/pip install holistictraceanalysis==0.5.0 pandas==2.2.3
     /work/hta-venv/bin/python bench/hta_golden.py tests/fixtures/traces tests/golden/trace
 
 Each case runs HTA's TraceAnalysis with its defaults (last ProfilerStep dropped, float

@@ -189,3 +189,71 @@ def test_decompression_bomb_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"bomb\.json\.gz: refused: decompresses to more than"):
         read_trace(path, max_json_bytes=1 << 20)
     assert read_trace(path, max_json_bytes=1 << 30).event_count == 1
+
+
+def test_isal_and_zlib_inflate_the_same_bytes(fixtures_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("isal")
+    import zlib
+
+    from trainbudget.trace import inflate
+
+    fixture = fixtures_dir / "traces" / "hta_nccl_parser_config_a100" / "nccl_data.json.gz"
+    two_members = tmp_path / "two.json.gz"
+    raw = gzip.decompress(fixture.read_bytes())
+    cut = len(raw) // 3
+    two_members.write_bytes(gzip.compress(raw[:cut]) + gzip.compress(raw[cut:]))
+    for path in (fixture, two_members):
+        pieces = {}
+        for library in ("isal", "zlib"):
+            with pytest.MonkeyPatch.context() as mp:
+                if library == "zlib":
+                    mp.setattr(inflate, "_inflate_lib", zlib)
+                reader = inflate.Inflater(path, 1 << 40, 1 << 16)
+                chunks = []
+                while chunk := reader.read():
+                    chunks.append(chunk)
+                reader.close()
+                pieces[library] = b"".join(chunks)
+        assert pieces["isal"] == pieces["zlib"] == raw
+
+
+def test_a_caller_keeping_decoded_events_gets_a_copied_buffer(tmp_path: Path) -> None:
+    # Decoded raw fields view the reader's buffer; a caller that keeps them (unlike read_trace)
+    # must not stop the buffer from moving on: the reader copies it instead.
+    import msgspec
+
+    from trainbudget.trace.parse import _decoder
+
+    events = [
+        {"ph": "X", "name": f"k{i}", "ts": i, "dur": 1, "args": {"Input Dims": [[i, 2]]}}
+        for i in range(200)
+    ]
+    path = tmp_path / "keep.json"
+    path.write_bytes(orjson.dumps({"traceEvents": events}, option=orjson.OPT_INDENT_2))
+    kept: list = []
+
+    def validate(block) -> int:
+        decoded = _decoder.decode(block.data)
+        kept.extend(decoded)
+        return len(decoded)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(source, "READ_BYTES", 64)
+        mp.setattr(source, "BLOCK_BYTES", 512)
+        blocks = list(source.TraceSource(path).blocks(validate))
+    assert len(blocks) > 5
+    assert [msgspec.json.decode(bytes(e.args.input_dims)) for e in kept] == [
+        [[i, 2]] for i in range(200)
+    ]
+
+
+def test_unknown_or_missing_phases_fall_back_to_the_permissive_decoder(tmp_path: Path) -> None:
+    kernel = {"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": 2}
+    kernel["args"] = {"stream": 7, "correlation": 1}
+    memory = {"ph": "i", "name": "[memory]", "ts": 6, "args": {"Total Allocated": 9}}
+    odd = [{"ph": "Z", "name": "new phase", "ts": 1}, {"name": "no phase at all", "ts": 2}]
+    path = tmp_path / "odd.json"
+    path.write_bytes(orjson.dumps({"traceEvents": [kernel, *odd, memory, {"ph": "s", "id": 1}]}))
+    result = read_trace(path)
+    assert result.event_count == 5
+    assert result.gpu_ts.tolist() == [5.0] and result.memory == [(-1, -1, 9)]

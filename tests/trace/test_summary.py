@@ -67,7 +67,8 @@ def test_steps_dataloader_memory_and_flops(make_trace) -> None:
     assert second.gpu.overlap_pct is None  # no communication in step 2
     assert (first.dataloader_ns, second.dataloader_ns, s.dataloader_ns) == (5_000, 3_000, 8_000)
     assert s.memory_peak_bytes == 300
-    assert s.memory_peak_bytes_by_device == {"gpu:0": 300, "cpu:0": 5000}
+    assert s.memory_peak_bytes_by_device == {"cuda:0": 300, "cpu": 5000}
+    assert s.memory_peak_device == "cuda:0"  # an accelerator wins over the larger CPU peak
     assert first.flops == 2 * 64 * 128 * 32
     assert second.flops == 2 * 16 * 8 * 32
     assert s.flops == first.flops + second.flops

@@ -2,7 +2,8 @@
 
 Ranks come from each file (`distributedInfo.rank`, else the file name); a file with neither is
 rank 0 with a warning, and two files claiming one rank are an error. Totals over ranks: busy,
-idle and category times are sums, the memory peak is the largest rank's, FLOPs are summed, and
+idle and category times are sums, the memory peak is the largest rank's (per device name too),
+FLOPs (hardware basis: counted from the recorded operators) are summed, and
 a step's duration is that of its slowest rank. MFU is the mean per-rank achieved FLOP/s over
 the catalog GPU's dense peak.
 """
@@ -20,6 +21,11 @@ from trainbudget.trace.summary import GpuFigures, RankSummary, StepSummary
 
 if TYPE_CHECKING:
     from trainbudget.estimate.catalog import Accelerator
+
+
+# Trace FLOPs are counted from the operators that ran (recomputation included): the
+# "hardware" basis, as against the "model" basis of 6·N·T (the estimate's wording).
+FLOPS_BASIS = "hardware"
 
 
 @dataclass(frozen=True)
@@ -143,8 +149,10 @@ def combine_ranks(
                 ),
                 "memory_peak_bytes": s.memory_peak_bytes,
                 "memory_peak_bytes_by_device": s.memory_peak_bytes_by_device,
+                "memory_peak_device": s.memory_peak_device,
                 "dataloader_us": _us(s.dataloader_ns),
                 "flops": s.flops,
+                "flops_basis": FLOPS_BASIS,
                 "flops_by_precision": s.flops_by_precision,
                 "flop_ops_unmeasured": s.flop_ops_unmeasured,
                 "wall_us": _us(s.wall_ns),
@@ -162,6 +170,10 @@ def combine_ranks(
     rates = [a for a in (_achieved(s) for s in summaries) if a is not None]
     mean_rate = sum(rates, Fraction(0)) / len(rates) if rates else None
     memory = [s.memory_peak_bytes for s in summaries if s.memory_peak_bytes is not None]
+    by_device: dict[str, int] = {}
+    for s in summaries:
+        for device, allocated in s.memory_peak_bytes_by_device.items():
+            by_device[device] = max(by_device.get(device, allocated), allocated)
     payload = {
         "hta_compatible": hta_compatible,
         "ranks": rank_objects,
@@ -175,7 +187,9 @@ def combine_ranks(
         "gpu_busy_us": _us(sum(s.gpu.busy_ns for s in summaries)),
         "gpu_idle_us": _us(sum(s.gpu.idle_ns for s in summaries)),
         "memory_peak_bytes": max(memory) if memory else None,
+        "memory_peak_bytes_by_device": by_device,
         "flops": sum(s.flops for s in summaries),
+        "flops_basis": FLOPS_BASIS,
         "achieved_tflops_per_second": None if mean_rate is None else mean_rate / 10**12,
         "gpu": None if peak is None else peak.gpu,
         "precision": None if peak is None else peak.precision,

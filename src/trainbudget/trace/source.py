@@ -42,6 +42,7 @@ _KEY = b'"traceEvents"'
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _ARRAY_END = re.compile(rb"\]")
 _COMMA = re.compile(rb"\s*,")  # between the `}` of a cut and the next event
+_OPEN, _CLOSE = ord("["), ord("]")
 _OVERLAP = 4096  # bytes searched again for a boundary split across two pieces
 _MAX_END_TRIES = 16
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -51,11 +52,31 @@ __all__ = ["MAX_BYTES_ENV", "Block", "TraceSource", "describe_decode_error", "ma
 
 @dataclass
 class Block:
-    """A run of whole events: `data` is a JSON array text, `first_index` the index of its first."""
+    """A run of whole events: `data` is a JSON array text, `first_index` the index of its first.
 
-    data: bytes
+    `data` views the reader's buffer and is valid only inside the `validate` call.
+    """
+
+    data: bytes | memoryview
     offset: int  # byte offset of data[1] in the decompressed JSON
     first_index: int
+
+
+def _release(block: Block) -> None:
+    """Drop the block's view of the buffer so the buffer can be resized again."""
+    if isinstance(block.data, memoryview):
+        block.data.release()
+    block.data = b""
+
+
+def _released(block: Block, buf: bytearray) -> bytearray:
+    """`buf` once the block's view is released; a copy if decoded events still hold views."""
+    try:
+        _release(block)
+    except BufferError:
+        block.data = b""
+        return bytearray(buf)
+    return buf
 
 
 def max_json_bytes() -> int:
@@ -92,10 +113,10 @@ class TraceSource:
             self.json_bytes = reader.total
             reader.close()
 
-    def _header(self, reader: Inflater) -> tuple[int, bytes]:
+    def _header(self, reader: Inflater) -> tuple[int, bytearray]:
         """Read up to `"traceEvents": [`, decode the keys before it into `meta`.
 
-        Returns the offset just after the `[` and the bytes read beyond it. Each search starts
+        Returns the offset just after the `[` and the bytes read from the `[` on. Each search starts
         where a key could still begin, so the header is scanned once (linear time).
         """
         buf, start = bytearray(), 0
@@ -119,13 +140,16 @@ class TraceSource:
         head = bytes(buf[: match.start()]).rstrip()
         head = head[:-1] if head.endswith(b",") else head
         self.meta = _decode_meta(self.path, head + b"}", "header")
-        return match.end(), bytes(buf[match.end() :])
+        del buf[: match.end() - 1]  # keep the `[`: a block is decoded in place from buf[0]
+        return match.end(), buf
 
     def _blocks(self, reader: Inflater, validate: Any) -> Iterator[Block]:
-        offset, rest = self._header(reader)
-        buf = bytearray(rest)  # grown in place and consumed from the front: no re-copying
+        # buf[0] is always a `[` and buf[1:] the events from `offset` on. A block is decoded in
+        # place: the byte after its last `}` is swapped for `]` for the decode and restored, so
+        # no block is copied (copies were a quarter of the time; bench/trace_bench.py).
+        offset, buf = self._header(reader)
         index, to_end = 0, False
-        after = 0  # a cut must lie past this: candidates before it failed or were searched
+        after = 1  # a cut must lie past this: candidates before it failed or were searched
         while True:
             while not reader.eof and (len(buf) < BLOCK_BYTES or to_end):
                 self._grow(reader, buf, to_end)
@@ -138,7 +162,9 @@ class TraceSource:
                 after = max(after, len(buf) - _OVERLAP)
                 self._grow(reader, buf, to_end)
                 continue
-            block = Block(b"[" + buf[:cut] + b"]", offset, index)
+            saved = buf[cut]
+            buf[cut] = _CLOSE
+            block = Block(memoryview(buf)[: cut + 1], offset, index)
             try:
                 count = validate(block)
             except msgspec.DecodeError as exc:
@@ -149,16 +175,27 @@ class TraceSource:
                 at = _error_byte(exc)
                 to_end = "trailing characters" in str(exc)
                 if not to_end and at is not None and at < len(block.data) - 2:
-                    raise InputError(f"{self.path}: {describe_decode_error(exc, block)}") from None
+                    message = describe_decode_error(exc, block)
+                    _release(block)
+                    raise InputError(f"{self.path}: {message}") from None
+                _release(block)
+                buf[cut] = saved
                 after = cut
                 self._grow(reader, buf, to_end)
                 continue
+            except BaseException:
+                _release(block)
+                raise
+            buf[cut] = saved
             yield block
+            # The caller has dropped the decoded events (their raw fields view buf) by now.
+            buf = _released(block, buf)
             index += count
             consumed = _COMMA.match(buf, cut).end()  # type: ignore[union-attr]
-            del buf[:consumed]
-            offset += consumed
-            after = 0
+            del buf[: consumed - 1]
+            buf[0] = _OPEN
+            offset += consumed - 1
+            after = 1
 
     def _grow(self, reader: Inflater, buf: bytearray, to_end: bool) -> None:
         """Append the next piece; refuse when the buffer outgrows a block plus MAX_PIECE_BYTES."""
@@ -167,7 +204,7 @@ class TraceSource:
             limit = f"{MAX_PIECE_BYTES:,} bytes"
             if to_end:
                 what = f"the keys after the traceEvents array take more than {limit}"
-            elif not buf.strip():
+            elif buf.strip() == b"[":
                 what = f"traceEvents holds more than {limit} of whitespace and no event"
             else:
                 what = f"no event boundary in {limit} of traceEvents (an event that long?)"
@@ -205,18 +242,20 @@ class TraceSource:
                     continue
             else:
                 continue
-            block = Block(b"[" + buf[:end] + b"]", offset, index)
+            block = Block(memoryview(buf)[: end + 1], offset, index)
             tries += 1
             try:
                 validate(block)
             except msgspec.DecodeError as exc:
                 # A `]` of a trailing key (e.g. an INFO list) is not the array's end: go back.
-                error = error or (exc, block)
+                error = error or (exc, Block(bytes(block.data), offset, index))
+                _release(block)
                 if tries < _MAX_END_TRIES:
                     continue
                 break
             self.meta.update(tail_meta)
             yield block
+            _released(block, buf)
             return
         if error is None:
             raise InputError(

@@ -17,8 +17,9 @@ import numpy as np
 
 from trainbudget.errors import naming
 from trainbudget.trace.categories import CATEGORIES, COMMUNICATION, COMPUTATION, categorize
-from trainbudget.trace.flops import op_flops
+from trainbudget.trace.flops import innermost, op_flops
 from trainbudget.trace.intervals import overlap_length, span, union_length
+from trainbudget.trace.memory import memory_peaks, peak_device
 from trainbudget.trace.parse import RankEvents, read_trace
 
 _RANK_IN_NAME = re.compile(r"rank[-_]?(\d+)", re.IGNORECASE)
@@ -71,6 +72,7 @@ class RankSummary:
     dataloader_ns: int
     memory_peak_bytes: int | None
     memory_peak_bytes_by_device: dict[str, int]
+    memory_peak_device: str | None
     flops: int
     flops_by_precision: dict[str, int]
     flop_ops_counted: int
@@ -180,13 +182,17 @@ def _count_flops(
     ops = events.flop_ops
     ts = np.array([op.ts for op in ops], dtype=np.float64)
     op_start, _ = _to_ns(ts, np.zeros_like(ts), hta)
+    exact_start, exact_end = _to_ns(ts, np.array([op.dur for op in ops], dtype=np.float64), False)
+    leaf = innermost(exact_start, exact_end).tolist()
     step_starts = np.array([s for _, s, _ in steps], dtype=np.int64)
     step_index = np.searchsorted(step_starts, op_start, side="right") - 1
     count = _FlopCount({}, {}, 0, 0, [])
     reasons = set()
-    for op, start_ns, index in zip(ops, op_start.tolist(), step_index.tolist(), strict=True):
-        if cutoff is not None and start_ns >= cutoff:
-            continue
+    for op, start_ns, index, counted in zip(
+        ops, op_start.tolist(), step_index.tolist(), leaf, strict=True
+    ):
+        if not counted or (cutoff is not None and start_ns >= cutoff):
+            continue  # a composite whose inner operator is counted, or past HTA's cut-off
         result = op_flops(op.name, op.input_dims, op.input_type, op.concrete)
         if result.flops is None:
             count.unmeasured += 1
@@ -253,11 +259,8 @@ def summarize_events(events: RankEvents, *, hta_compatible: bool = False) -> Ran
         )
 
     figures = gpu_figures(start, end, category)
-    peaks: dict[str, int] = {}
-    for device_type, device_id, allocated in events.memory:
-        key = f"{'cpu' if device_type == 0 else 'gpu'}:{device_id}"
-        peaks[key] = max(peaks.get(key, allocated), allocated)
-    gpu_peaks = [v for k, v in peaks.items() if k.startswith("gpu:")]
+    peaks = memory_peaks(events.memory)
+    memory_device = peak_device(peaks)
     wall_ns = sum(s.duration_ns for s in step_list) if step_list else figures.span_ns
     devices = events.meta.get("deviceProperties")
     device_name = devices[0].get("name") if isinstance(devices, list) and devices else None
@@ -271,8 +274,9 @@ def summarize_events(events: RankEvents, *, hta_compatible: bool = False) -> Ran
         gpu=figures,
         steps=step_list,
         dataloader_ns=union_length(loader_start, loader_end),
-        memory_peak_bytes=max(gpu_peaks) if gpu_peaks else None,
+        memory_peak_bytes=None if memory_device is None else peaks[memory_device],
         memory_peak_bytes_by_device=peaks,
+        memory_peak_device=memory_device,
         flops=sum(flops.by_precision.values()),
         flops_by_precision=flops.by_precision,
         flop_ops_counted=flops.counted,

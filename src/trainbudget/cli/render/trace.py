@@ -40,10 +40,15 @@ def render_trace(console: Any, payload: dict[str, Any]) -> None:
             for s in payload["steps"]
         )
         console.print(f"step ms, slowest rank: {steps}")
-    console.print(f"FLOPs from recorded shapes: {payload['flops']:,}")
+    basis = f"{payload['flops_basis']} FLOPs"
+    console.print(f"FLOPs from recorded shapes ({basis}): {payload['flops']:,}")
+    devices = payload["memory_peak_bytes_by_device"]
+    if devices:
+        peaks = ", ".join(f"{k} {_fmt(v / 2**30, 3)}" for k, v in sorted(devices.items()))
+        console.print(f"memory peak GiB by device: {peaks}")
     if payload["mfu"] is not None:
         peak_tflops = _fmt(payload["peak_tflops_per_second"], 1)
         console.print(
-            f"MFU vs {payload['gpu']} {payload['precision']} ({peak_tflops} TFLOP/s dense): "
-            f"{_fmt(100 * payload['mfu'], 2)} %"
+            f"MFU ({basis}) vs {payload['gpu']} {payload['precision']} "
+            f"({peak_tflops} TFLOP/s dense): {_fmt(100 * payload['mfu'], 2)} %"
         )
