@@ -145,11 +145,10 @@ LedgerOption = Annotated[
 
 
 WaitOption = Annotated[
-    float | None,
+    str | None,
     typer.Option(
         "--wait",
         metavar="SECONDS",
-        min=0,
         help="While another process holds the ledger, retry for SECONDS before failing "
         "(default 10; 0 fails at once).",
         show_default=False,
@@ -157,12 +156,13 @@ WaitOption = Annotated[
 ]
 
 
-def apply_wait(seconds: float | None) -> None:
-    """Make --wait SECONDS (when given) the wait of the ledger opens that follow."""
+def apply_wait(text: str | None) -> None:
+    """Make --wait SECONDS (when given; zero or more) the wait of the ledger opens that follow."""
+    seconds = amount("--wait", text, "seconds")
     if seconds is not None:
         from trainbudget.ledger import set_default_wait
 
-        set_default_wait(seconds)
+        set_default_wait(float(seconds))
 
 
 def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:

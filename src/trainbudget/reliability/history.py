@@ -109,7 +109,10 @@ def clusters(ledger: Ledger) -> list[str]:
 def load_history(ledger: Ledger, cluster: str | None, tolerance_s: int = 300) -> History:
     """The failure history of `cluster` (None: all) from what is landed; temp tables only."""
     session = Session(ledger)
-    for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
+    # The whole history: every landed job is read (no week bounds).
+    session.build("review_rows", week_start=None, week_end=None)
+    for name in ("review_records", "job_lines", "allocation_records", "allocations",
+                 "registry_links"):  # fmt: skip
         session.build(name)
     rows = session.records("reliability/history/job_exposures", cluster=cluster)
     exposures = tuple(

@@ -93,4 +93,4 @@ def test_help_ends_with_examples(cli) -> None:
     assert result.code == 0
     text = result.stdout
     assert "Examples:" in text
-    assert text.index("trainbudget gpus --json") > text.index("Examples:")
+    assert text.index("trainbudget gpus --sources --json") > text.index("Examples:")

@@ -194,9 +194,13 @@ def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
     """The ledger's fitted MTBF(n) when the plan says `mtbf: ledger` (read-only), else None."""
     if plan.reliability is None or plan.reliability.mtbf != "ledger":
         return None
-    from trainbudget.ledger import Ledger
+    from trainbudget.errors import InputError
+    from trainbudget.estimate.forecast import LEDGER_MISSING
+    from trainbudget.ledger import Ledger, resolve_ledger_path
     from trainbudget.reliability import plan_ledger_curve
 
+    if not resolve_ledger_path(path).is_file():
+        raise InputError(f"{LEDGER_MISSING}; no ledger at {resolve_ledger_path(path)}")
     with Ledger.open_existing(path) as book:
         return plan_ledger_curve(book, plan, cluster)
 
