@@ -16,6 +16,7 @@ from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.estimate.forecast import Forecast
     from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.outcome import GateOutcome
     from trainbudget.pilot.summary import PilotSummary
@@ -210,6 +211,37 @@ _PARAM_WORDS = {
 }
 
 
+FORECAST_COLUMNS = [
+    Column("line", "Line"),
+    Column("gpu_hours", "GPU-hours", fmt.gpu_hours),
+    Column("detail", "Arithmetic"),
+]
+
+
+def forecast_table(forecast: Forecast) -> Table:
+    """The main-run forecast by line (compute, then each overhead), as `campaign` prints it."""
+    from trainbudget.estimate.forecast_lines import forecast_lines
+
+    rows = [{**row, "line": row["line"].replace("_", " ")} for row in forecast_lines(forecast)]
+    rows.append(
+        {"line": "main run", "gpu_hours": forecast.main_gpu_hours,
+         "detail": "allocated, spares included"}
+    )  # fmt: skip
+    interval = ""
+    if forecast.ettr_interval is not None:
+        low, high = forecast.ettr_interval
+        interval = f" (interval {fmt.number(low, 3)} to {fmt.number(high, 3)})"
+    note = (
+        f"ETTR {fmt.number(forecast.ettr, 3)}{interval}; wall "
+        f"{fmt.number(forecast.main_wall_hours, 1)} h; "
+        f"{fmt.number(forecast.interruptions, 1)} expected interruptions at job MTBF "
+        f"{fmt.number(forecast.mtbf_hours, 2)} h ({forecast.mtbf_note}); a checkpoint every "
+        f"{fmt.number(forecast.checkpoint_interval_minutes, 1)} min "
+        f"({forecast.checkpoint_interval_source})."
+    )
+    return Table.of("Main-run forecast", rows, FORECAST_COLUMNS, note)
+
+
 def build_prelaunch_report(
     estimate: CampaignEstimate,
     gates: list[GateOutcome],
@@ -254,6 +286,8 @@ def build_prelaunch_report(
             "failure and recovery fraction f; it replaces the retry line, never adds to it.",
         ),
     ]
+    if estimate.forecast is not None:
+        tables.append(forecast_table(estimate.forecast))
     if main := _main_run_rows(estimate):
         tables.append(
             Table.of(
