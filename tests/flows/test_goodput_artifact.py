@@ -30,14 +30,16 @@ def test_goodput_table_artifact_and_summary(prefect_harness, weekly, tmp_path: P
         )
     artifacts = {a.key: a for a in found}
     rows = orjson.loads(artifacts["demo-1b-weekly-goodput-of-the-main-run-by-week"].data)
-    by_week = {r["week"]: r for r in rows}
+    # Cells are the report's display text under its worded headers (issue 17).
+    by_week = {r["Week"]: {k: float(v.replace(",", "")) for k, v in r.items() if k != "Week"}
+               for r in rows}  # fmt: skip
     # The main run is all in W46 (story.py): 8 GPUs × (22.5 + 24 + 20.5) h allocated; kept new
     # progress 20 + 12 + 19 h by the hourly step events; restarts 1.5 h twice; 2 h redone.
     assert set(by_week) == {"2026-W46", "total"}
     w46 = by_week["2026-W46"]
-    assert w46["allocated_gpu_hours"] == 8 * 67
-    assert w46["ettr"] == pytest.approx(51 / 67)
-    assert w46["restart_gpu_hours"] == 8 * 3 and w46["recomputation_gpu_hours"] == 8 * 2
-    assert w46["lost_progress_gpu_hours"] == 8 * (2.5 + 8.5)
+    assert w46["Allocated GPU-hours"] == 8 * 67
+    assert w46["ETTR"] == pytest.approx(51 / 67, abs=5e-4)  # shown to 3 decimals
+    assert w46["Restart"] == 8 * 3 and w46["Recomputation"] == 8 * 2
+    assert w46["Lost progress"] == 8 * (2.5 + 8.5)
     summary = orjson.loads(Path(state.result()["report"]).with_name("summary.json").read_bytes())
     assert summary["goodput"]["total"]["ettr"] == pytest.approx(51 / 67)

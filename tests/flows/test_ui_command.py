@@ -44,7 +44,7 @@ def test_runs_end_in_named_states_and_link_their_reports_over_http(ui_demo) -> N
         assert httpx.get(docs, timeout=30).status_code == 200
     lines = orjson.loads(by_key["demo-1b-prelaunch-campaign-lines"]["data"])
     # The demo plan's fixed lines: pilots 4 runs × 4 GPUs × 3 h, evaluation 11 × 2 × 2.5 h.
-    hours = {line["work class"]: line["GPU-hours"] for line in lines}
+    hours = {line["Work class"]: line["GPU-hours"] for line in lines}  # the report's headers
     assert float(hours["pilot"].replace(",", "")) == 48
     assert float(hours["evaluation"].replace(",", "")) == 55
     numbers = [v for line in lines for v in line.values() if re.fullmatch(r"[\d,]+\.?\d*", v)]

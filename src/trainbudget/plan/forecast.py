@@ -111,6 +111,11 @@ def failure_fractions(value: Any) -> Any:
 def _failure_fraction(value: Any) -> Decimal | str:
     if value == "forecast":
         return value
+    if isinstance(value, str):  # a plan stored in the ledger keeps its Decimals as text
+        try:
+            value = Decimal(value.strip())
+        except ArithmeticError:
+            raise ValueError(f"must be a number of 0 or more, or forecast; got {value!r}") from None
     if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         raise ValueError(f"must be a number of 0 or more, or forecast; got {value!r}")
     number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
