@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import Cadence, checkpoint_cadence, job_mtbf_hours
+from trainbudget.estimate.campaign_lines import (
+    CampaignLine,
+    many,
+    num,
+    work_lines,
+)
 from trainbudget.estimate.capacity import CapacityCost, CapacityOption, compare_capacity
 from trainbudget.estimate.exact import (
     MAX_GB_MONTHS,
-    MAX_GPU_HOURS,
     MAX_USD,
     Numeric,
     bounded,
@@ -32,19 +37,6 @@ if TYPE_CHECKING:
     from trainbudget.plan import Plan
 
 MINUTES_PER_HOUR = 60
-
-
-@dataclass(frozen=True)
-class CampaignLine:
-    """One priced line: work class, name, planned or contingency, GPU-hours, dollars, arithmetic."""
-
-    work_class: str
-    name: str
-    kind: str
-    gpu_hours: Decimal
-    usd: Decimal
-    detail: str
-    gb_months: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -86,17 +78,6 @@ class CampaignEstimate:
     capacity: list[CapacityCost] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     forecast: Forecast | None = None
-
-
-def _fmt(value: Numeric) -> str:
-    """A number as written in a line's arithmetic (exact, no trailing zeros)."""
-    text = f"{Decimal(value).normalize():f}" if not isinstance(value, int) else str(value)
-    return text
-
-
-def _count(count: int, word: str) -> str:
-    """`1 attempt`, `2 attempts`: a count in a line's arithmetic with its noun."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def main_peak(plan: Plan) -> Decimal:
@@ -155,85 +136,6 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         terms=tuple(spec.terms) if spec is not None else (),
         vocab=spec.vocab if spec is not None else None,
     )
-
-
-# The plan section each work class's line comes from (named in a bound error).
-_SECTION = {
-    "pilot": "pilots",
-    "main": "main",
-    "evaluation": "evaluation",
-    "diagnostic": "diagnostics",
-    "retry": "retries",
-}
-
-
-def _work_lines(plan: Plan, main_gpu_hours: Decimal, main_detail: str) -> list[CampaignLine]:
-    price = plan.prices.gpu_hour_usd
-
-    def line(work_class: str, name: str, kind: str, hours: Decimal, detail: str) -> CampaignLine:
-        field = _SECTION[work_class] + ("" if work_class == "main" else f"[{name}]")
-        bounded(f"{field} (GPUs × hours)", hours, MAX_GPU_HOURS, "GPU-hours")
-        usd = bounded(f"{field} × prices.gpu_hour_usd", mul(hours, price), MAX_USD, "USD")
-        return CampaignLine(work_class, name, kind, hours, usd, detail)
-
-    lines = [
-        line(
-            "pilot",
-            group.name,
-            "planned",
-            mul(group.runs, group.gpus, group.hours),
-            f"{_count(group.runs, 'run')} × {_count(group.gpus, 'GPU')} × {_fmt(group.hours)} h",
-        )
-        for group in plan.pilots
-    ]
-    lines.append(line("main", "main", "planned", main_gpu_hours, main_detail))
-    for suite in plan.evaluation:
-        per_job = suite.hours + suite.load_hours + suite.write_hours
-        if suite.jobs is not None:
-            jobs, how = suite.jobs, _count(suite.jobs, "job")
-        else:
-            jobs = suite.checkpoints * suite.suites * suite.replicas
-            how = (
-                f"{_count(suite.checkpoints, 'checkpoint')} × {_count(suite.suites, 'suite')} × "
-                f"{_count(suite.replicas, 'replica')}"
-            )
-        extra = ""
-        if suite.load_hours or suite.write_hours:
-            extra = (
-                f" (run {_fmt(suite.hours)} + load {_fmt(suite.load_hours)}"
-                f" + write {_fmt(suite.write_hours)} h)"
-            )
-        lines.append(
-            line(
-                "evaluation",
-                suite.name,
-                "planned",
-                mul(jobs, suite.gpus, per_job),
-                f"{how} × {_count(suite.gpus, 'GPU')} × {_fmt(per_job)} h{extra}",
-            )
-        )
-    lines += [
-        line(
-            "diagnostic",
-            group.name,
-            "planned",
-            mul(group.runs, group.gpus, group.hours),
-            f"{_count(group.runs, 'run')} × {_count(group.gpus, 'GPU')} × {_fmt(group.hours)} h",
-        )
-        for group in plan.diagnostics
-    ]
-    lines += [
-        line(
-            "retry",
-            retry.name,
-            "contingency",
-            mul(retry.attempts, retry.gpus, retry.hours),
-            f"{_count(retry.attempts, 'attempt')} × {_count(retry.gpus, 'GPU')} × "
-            f"{_fmt(retry.hours)} h",
-        )
-        for retry in plan.retries
-    ]
-    return lines
 
 
 def _cadence(plan: Plan, main_hours: Decimal) -> Cadence | None:
@@ -305,7 +207,7 @@ def campaign_estimate(
         forecast = campaign_forecast(plan, mfu, mfu_source, ledger_mtbf)
     if plan.main.hours is not None and mfu is None:
         main_hours = plan.main.hours
-        main_detail = f"{plan.main.gpus} GPUs × {_fmt(main_hours)} h"
+        main_detail = f"{plan.main.gpus} GPUs × {num(main_hours)} h"
     elif plan.main.phases:
         main_hours = div(forecast.compute_gpu_hours, plan.main.gpus)
         main_detail = f"{len(plan.main.phases)} phases"
@@ -330,7 +232,7 @@ def campaign_estimate(
 
         main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
-    lines = _work_lines(plan, main_gpu_hours, main_detail)
+    lines = work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
     price = plan.prices.gpu_hour_usd
     if plan.checkpoints is not None:
@@ -354,8 +256,9 @@ def campaign_estimate(
                 "planned",
                 Decimal(0),
                 mul(storage_months, plan.prices.storage_gb_month_usd),
-                f"{_count(ckpt.count, 'checkpoint')} × {_fmt(ckpt.size_gb)} GB × "
-                f"{_fmt(ckpt.retention_months)} month{'' if ckpt.retention_months == 1 else 's'}",
+                f"{many(ckpt.count, 'checkpoint')} × {num(ckpt.size_gb)} GB × "
+                f"{num(ckpt.retention_months)} "
+                f"month{'' if ckpt.retention_months == 1 else 's'}",
                 gb_months=storage_months,
             )
         )
