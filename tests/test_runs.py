@@ -23,7 +23,8 @@ def test_a_campaign_name_never_leaves_the_report_root(tmp_path: Path, campaign: 
 
 
 def test_summary_has_the_design_keys(tmp_path: Path) -> None:
-    report = tmp_path / "report.html"
+    (tmp_path / "run").mkdir()
+    report = tmp_path / "run" / "report.html"
     gates = [
         GateOutcome("continuation", "continue", None, "ok"),
         GateOutcome("retry", "deny", "x", "no"),
@@ -39,8 +40,25 @@ def test_summary_has_the_design_keys(tmp_path: Path) -> None:
             week="2026-W47",
         )
     )
-    written = orjson.loads((tmp_path / "summary.json").read_bytes())
+    written = orjson.loads((tmp_path / "run" / "summary.json").read_bytes())
     assert list(written)[:7] == ["flow", "campaign", "week", "planned_gpu_hours", "mfu",
                                  "mfu_source", "gates"]  # fmt: skip
     assert written["gates"][1] == {"gate": "retry", "outcome": "deny", "reason": "x"}
     assert written["mfu"] == 0.4 and body["planned_gpu_hours"] == Decimal("1.5")
+
+
+def test_each_summary_refreshes_the_report_roots_index(tmp_path: Path) -> None:
+    for campaign in ("first-run", "second-run"):
+        folder = run_folder(tmp_path, "prelaunch", campaign)
+        folder.mkdir()
+        (folder / "report.html").write_text("<p>report</p>", encoding="utf-8")
+        gates = [GateOutcome("admission", "admit", None, "fits")]
+        summary = RunSummary(
+            "prelaunch-estimate", campaign, Decimal(2), MfuChoice(Decimal("0.4"), "plan"),
+            gates, folder / "report.html",
+        )  # fmt: skip
+        write_summary(summary)
+        index = (tmp_path / "index.html").read_text(encoding="utf-8")
+        assert f'href="prelaunch-{campaign}/report.html"' in index
+    assert "first-run" in index  # the second refresh still lists the first run
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == ["index.html"]  # no partial

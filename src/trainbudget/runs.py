@@ -1,4 +1,5 @@
-"""What every flow run leaves: its report folder and `summary.json` (DESIGN.md, Run summaries).
+"""What every flow run leaves: its report folder, `summary.json` (DESIGN.md, Run summaries) and
+the report root's refreshed index.html.
 
 The summary is the object the flow returns and what a script reads instead of the HTML:
 `flow`, `campaign`, `week` (weekly only), `planned_gpu_hours`, `mfu`, `mfu_source` and `gates`
@@ -66,9 +67,13 @@ class RunSummary:
 
 
 def write_summary(summary: RunSummary) -> dict[str, Any]:
-    """Write summary.json beside the run's report.html; return the object written."""
+    """Write summary.json beside the run's report.html and refresh the report root's
+    index.html (the reports' "All runs" link); return the object written."""
     from trainbudget.output import dumps
+    from trainbudget.report.index import write_index
 
     body = summary.as_dict()
-    (summary.report.parent / SUMMARY_FILE).write_bytes(dumps(body) + b"\n")
+    folder = summary.report.parent
+    (folder / SUMMARY_FILE).write_bytes(dumps(body) + b"\n")
+    write_index(folder.parent)
     return body

@@ -75,6 +75,15 @@ def test_a_runs_report_link_opens_from_the_ui(ui_demo, offline_page, tmp_path: P
     assert report.title() == "Pre-launch estimate: demo-1b"
     rows = report.evaluate(_TABLES)
     assert rows and all(n > 0 for n in rows), rows
+    # And back: the report's "All runs" link opens the index, and none of its links is dead.
+    report.get_by_role("link", name="← All runs").click(timeout=LOAD_TIMEOUT_MS)
+    report.wait_for_load_state()
+    report.screenshot(path=tmp_path / "4-all-runs.png", full_page=True)
+    assert report.url == f"{ui_demo['report_url']}index.html"
+    hrefs = report.evaluate("Array.from(document.links).map(a => a.href)")
+    assert any(h.endswith("prelaunch-demo-1b/report.html") for h in hrefs), hrefs
+    dead = [h for h in hrefs if httpx.get(h, timeout=30).status_code != 200]
+    assert dead == []
     assert refused == []
 
 

@@ -34,14 +34,17 @@ def _report() -> Report:
 class _Collector(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.urls: list[str] = []
+        self.urls: list[str] = []  # what the page fetches (src)
+        self.links: list[str] = []  # where it navigates to (href)
         self.tags: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         for name, value in attrs:
-            if name in {"src", "href"} and value:
+            if name == "src" and value:
                 self.urls.append(value)
+            if name == "href" and value:
+                self.links.append(value)
 
 
 def test_report_fetches_nothing_from_the_network() -> None:
@@ -51,6 +54,12 @@ def test_report_fetches_nothing_from_the_network() -> None:
     assert "script" not in collector.tags and "link" not in collector.tags
     assert collector.urls and all(u.startswith("data:image/png;base64,") for u in collector.urls)
     assert not re.search(r"https?://", page)
+
+
+def test_report_links_back_to_the_list_of_runs_one_folder_up() -> None:
+    collector = _Collector()
+    collector.feed(render_html(_report()))
+    assert collector.links[0] == "../index.html"
 
 
 def test_inline_chart_is_the_png_given() -> None:

@@ -13,6 +13,8 @@ from html import escape
 
 from trainbudget.report.model import Report, Table
 
+INDEX_FILE = "index.html"  # the report root's list of runs (report/index.py)
+
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;
 color:#1b1f24;padding:0 1rem;line-height:1.45}
@@ -31,6 +33,7 @@ tr.flag td{background:#ffebe9}tr.flag td:first-child{border-left:.3rem solid #cf
 .flagword{color:#cf222e;font-weight:600}
 .tablelinks{margin:-.8rem 0 1.4rem;font-size:.9rem}
 table.runs td{vertical-align:top}
+.nav{margin:0 0 .6rem;font-size:.9rem}
 .chip{display:inline-block;border-left:.3rem solid #2da44e;background:#f6f8fa;padding:0 .4rem;
 margin:.1rem 0;white-space:nowrap}.chip.warn{border-color:#bf8700}.chip.bad{border-color:#cf222e}
 """
@@ -70,6 +73,8 @@ def render_html(report: Report) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(report.title)}</title><style>{CSS}</style></head><body>",
+        # The index one folder up lists every run (runs.write_summary refreshes it).
+        f'<p class="nav"><a href="../{INDEX_FILE}">← All runs</a></p>',
         f"<h1>{escape(report.title)}</h1>",
         f'<p class="subtitle">{escape(report.subtitle)}</p>',
     ]

@@ -7,6 +7,7 @@ under `base_url` when the folder is served elsewhere.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
@@ -16,10 +17,9 @@ from typing import Any
 import orjson
 
 from trainbudget.report import format as fmt
-from trainbudget.report.html import CSS
+from trainbudget.report.html import CSS, INDEX_FILE
 from trainbudget.report.verdicts import tone_of
 
-INDEX_FILE = "index.html"
 _FLOWS = {"prelaunch-estimate": "Pre-launch estimate", "weekly-review": "Weekly review"}
 # Files a run folder may hold, in the order its links are listed.
 _FILES = (
@@ -116,7 +116,12 @@ def render_index(root: Path, base_url: str | None = None, title: str = "trainbud
 
 
 def write_index(root: Path, base_url: str | None = None, title: str = "trainbudget runs") -> Path:
-    """Write `root`/index.html listing the runs under `root`; return its path."""
+    """Write `root`/index.html listing the runs under `root`; return its path.
+
+    Written beside and then renamed over the old one, so a reader never sees half a page.
+    """
     index = Path(root) / INDEX_FILE
-    index.write_text(render_index(root, base_url, title), encoding="utf-8")
+    partial = index.with_name(f".{INDEX_FILE}.{os.getpid()}.partial")
+    partial.write_text(render_index(root, base_url, title), encoding="utf-8")
+    os.replace(partial, index)
     return index
