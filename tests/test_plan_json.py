@@ -6,10 +6,13 @@ version (its README says how); to_json() must write those exact bytes again.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trainbudget.gates.retention import RetentionPolicy, retention_policy
 from trainbudget.plan import load_plan
@@ -83,3 +86,35 @@ def test_retention_policy_reads_the_section_as_a_dict() -> None:
         final_days=365,
         evaluation_days=1,
     )
+
+
+_DECIMALS = st.decimals(allow_nan=False, allow_infinity=False, min_value=Decimal("1e-6"),
+                        max_value=Decimal("1e15"), places=None)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hours=_DECIMALS,
+    price=_DECIMALS,
+    gpus=st.integers(min_value=1, max_value=2**40),
+    name=st.text(max_size=30),
+    fractions=st.lists(_DECIMALS | st.just("forecast"), min_size=1, max_size=4),
+)
+def test_a_plan_reads_back_from_its_json_unchanged(
+    hours: Decimal, price: Decimal, gpus: int, name: str, fractions: list[Decimal | str]
+) -> None:
+    plan = Plan.validate(
+        {
+            "campaign": "c",
+            "unit_of_progress": "tokens",
+            "prices": {"gpu_hour_usd": price},
+            "ceiling": {"gpu_hours": hours},
+            "main": {"gpus": gpus, "hours": hours},
+            "pilots": [{"name": name, "runs": 1, "gpus": gpus, "hours": hours}],
+            "sensitivity": {"failure_fraction": fractions},
+        }
+    )
+    text = plan.to_json()
+    assert Plan.from_json(text) == plan
+    assert json.loads(text)["pilots"][0]["name"] == name
+    assert json.loads(text)["prices"]["gpu_hour_usd"] == str(price)

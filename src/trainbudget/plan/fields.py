@@ -128,11 +128,10 @@ class Section:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self._specs)
         return f"{type(self).__name__}({shown})"
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name}")
+    def __setattr__(self, name: str, *_: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: cannot change {name}")
 
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name}")
+    __delattr__ = __setattr__
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), self._values()))
@@ -188,18 +187,15 @@ def _decimal_text(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def _bound_problem(value: Any, found: Any, gt: Any, ge: Any, le: Any) -> str | None:
-    # gt 0 reads "a positive integer" for an integer, "positive" for a Decimal.
+def _check_bounds(value: Any, found: Any, loc: Location, gt: Any, ge: Any, le: Any) -> None:
     if le is not None and not value <= le:
-        return f"must be at most {le}, got {found}"
+        raise Invalid(loc, f"must be at most {le}, got {found}")
     if ge is not None and not value >= ge:
-        return f"must be at least {ge}, got {found}"
+        raise Invalid(loc, f"must be at least {ge}, got {found}")
     if gt is not None and not value > gt:
-        if gt == 0:
-            noun = "positive" if isinstance(gt, Decimal) else "a positive integer"
-            return f"must be {noun}, got {found}"
-        return f"must be greater than {gt}, got {found}"
-    return None
+        noun = "a positive integer" if isinstance(value, int) else "positive"
+        raise Invalid(loc, f"must be {noun}, got {found}" if gt == 0 else
+                           f"must be greater than {gt}, got {found}")  # fmt: skip
 
 
 def integer(gt: int | None = None, ge: int | None = None) -> Check:
@@ -208,9 +204,7 @@ def integer(gt: int | None = None, ge: int | None = None) -> Check:
     def check(value: Any, loc: Location) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise Invalid(loc, f"must be an integer, got {value!r}")
-        problem = _bound_problem(value, value, gt, ge, None)
-        if problem is not None:
-            raise Invalid(loc, problem)
+        _check_bounds(value, value, loc, gt, ge, None)
         return value
 
     return check
@@ -218,7 +212,6 @@ def integer(gt: int | None = None, ge: int | None = None) -> Check:
 
 def decimal(gt: Any = None, ge: Any = None, le: Any = None) -> Check:
     """A finite Decimal from a number or its text, with bounds."""
-    gt, ge, le = (None if bound is None else Decimal(bound) for bound in (gt, ge, le))
 
     def check(value: Any, loc: Location) -> Decimal:
         number = _as_decimal(value)
@@ -226,26 +219,18 @@ def decimal(gt: Any = None, ge: Any = None, le: Any = None) -> Check:
             raise Invalid(loc, f"must be a number, got {value!r}")
         if not number.is_finite():
             raise Invalid(loc, f"input should be a finite number, got {value!r}")
-        problem = _bound_problem(number, value, gt, ge, le)
-        if problem is not None:
-            raise Invalid(loc, problem)
+        _check_bounds(number, value, loc, gt, ge, le)
         return number
 
     return check
 
 
 def _as_decimal(value: Any) -> Decimal | None:
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str | int):
+    if isinstance(value, Decimal | float | str | int) and not isinstance(value, bool):
         try:
-            return Decimal(value)
+            return Decimal(str(value) if isinstance(value, float) else value)
         except (InvalidOperation, ValueError):
             return None
-    if isinstance(value, float):
-        return Decimal(str(value))
     return None
 
 
