@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from trainbudget.errors import InputError
 from trainbudget.plan import parse_plan
+from trainbudget.plan.fields import keys_of
 from trainbudget.plan.sections import Plan
 
 GOOD = """\
@@ -74,9 +75,7 @@ def test_any_main_numbers_price_finitely_or_name_their_field(hours: str, gpus: s
 
 
 _KEY = st.from_regex(r"[a-z_]{1,12}", fullmatch=True)
-_KNOWN = set(Plan.model_fields) | {
-    alias for f in Plan.model_fields.values() if (alias := f.alias) is not None
-}
+_KNOWN = set(keys_of(Plan))
 
 
 @PROPERTIES

@@ -17,6 +17,7 @@ import yaml
 
 from trainbudget.estimate.catalog import get_accelerator
 from trainbudget.plan import load_plan
+from trainbudget.plan.fields import keys_of
 from trainbudget.plan.load import parse_plan
 from trainbudget.plan.sections import Plan
 
@@ -42,7 +43,7 @@ RELIABILITY_KEYS = {
     "checkpoint_write_minutes",
     "checkpoint_interval_minutes",
 }
-LOADER_KNOWS_FORECAST = "reliability" in Plan.model_fields
+LOADER_KNOWS_FORECAST = "reliability" in set(keys_of(Plan))
 
 
 def _yaml(path: Path) -> dict:

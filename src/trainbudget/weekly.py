@@ -382,10 +382,10 @@ def _campaign(prepared: PreparedWeek) -> str:
 
 
 def _newest_plan(ledger: Ledger) -> Plan | None:
-    """The newest landed plan; pydantic loads only if one is there."""
+    """The newest landed plan; the plan's models load only if one is there."""
     rows = ledger.query("reconcile/review/newest_plan")
     if not rows:
         return None
     from trainbudget.plan import Plan
 
-    return Plan.model_validate_json(rows[0][0])
+    return Plan.from_json(rows[0][0])

@@ -9,6 +9,8 @@ traceback, unless the global `--debug` flag asks for one (then the exception is 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -95,6 +97,38 @@ app.add_typer(ledger_commands.app, name="ledger")
 # After every registration: each command gets the help conventions and its examples.
 apply_conventions(app)
 
+# The global options that take a value (the app callback's), skipped to find the command.
+_GLOBAL_VALUED = ("--ledger", "--wait")
+
+
+def _invoked_command(argv: list[str]) -> str | None:
+    """The command `argv` names after the global options; None for the app's own help,
+    --version or an unknown option."""
+    args = iter(argv)
+    for arg in args:
+        if arg in _GLOBAL_VALUED:
+            next(args, None)
+        elif arg != "--debug" and not arg.startswith(tuple(f"{flag}=" for flag in _GLOBAL_VALUED)):
+            return None if arg.startswith("-") else arg
+    return None
+
+
+@contextmanager
+def _only_command(name: str | None) -> Iterator[None]:
+    """Register only the command `name` while it runs: typer builds every registered command's
+    click command (~40 ms for all), and one is run. Any other name keeps them all, so help
+    and unknown-command errors read as before."""
+    commands, groups = app.registered_commands, app.registered_groups
+    command = [info for info in commands if info.name == name]
+    group = [info for info in groups if info.name == name]
+    if command or group:
+        app.registered_commands, app.registered_groups = command, group
+    try:
+        yield
+    finally:
+        app.registered_commands, app.registered_groups = commands, groups
+
+
 # Set by the app callback; main() reads it after the command's context is gone.
 _STATE: dict[str, bool] = {"debug": False}
 
@@ -107,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     _STATE["debug"] = False
     try:
-        result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+        with _only_command(_invoked_command(sys.argv[1:] if argv is None else argv)):
+            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
         sys.stdout.flush()  # a full disk or closed pipe on stdout is an error of this run
     except typer.Exit as exc:
         return exc.exit_code

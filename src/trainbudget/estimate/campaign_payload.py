@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from trainbudget.estimate.campaign import CampaignEstimate
-from trainbudget.estimate.forecast_lines import forecast_payload
+if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
 
 
 def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
     """The JSON object of `campaign --json`; numbers stay exact until serialised."""
+    forecast = None
+    if result.forecast is not None:  # the forecast's modules load only for a plan that has one
+        from trainbudget.estimate.forecast_lines import forecast_payload
+
+        forecast = forecast_payload(result.forecast)
     return {
         "campaign": result.campaign,
         "unit_of_progress": result.unit_of_progress,
@@ -30,6 +35,6 @@ def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
         "main": None if result.main is None else result.main.to_dict(),
         "cadence": None if result.cadence is None else asdict(result.cadence),
         "capacity": [asdict(cost) for cost in result.capacity],
-        "forecast": None if result.forecast is None else forecast_payload(result.forecast),
+        "forecast": forecast,
         "warnings": list(result.warnings),
     }

@@ -40,7 +40,7 @@ class RetentionPolicy:
 
 def retention_policy(section: RetentionSection | None) -> RetentionPolicy:
     """The policy a plan's `gates.retention` section sets (the defaults without one)."""
-    return RetentionPolicy(**section.model_dump()) if section is not None else RetentionPolicy()
+    return RetentionPolicy(**section.as_dict()) if section is not None else RetentionPolicy()
 
 
 @dataclass(frozen=True)

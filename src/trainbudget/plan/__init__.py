@@ -1,8 +1,9 @@
 """The campaign plan (docs/plan.md): every section's model and how a file is read.
 
-`sections.py` and `gates.py` hold the pydantic models (the `gates:` section's thresholds are
-plain values; the gates in trainbudget.gates turn them into their own arguments); `load.py`
-reads and lands a plan file. Nothing here imports a gate.
+`sections.py`, `gates.py` and `forecast.py` hold the sections, frozen dataclasses checked by
+the small validator in `fields.py` (the `gates:` section's thresholds are plain values; the
+gates in trainbudget.gates turn them into their own arguments); `load.py` reads and lands a
+plan file. Nothing here imports a gate, nor pydantic.
 """
 
 from trainbudget.plan.gates import Gates

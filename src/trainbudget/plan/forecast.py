@@ -7,125 +7,124 @@ top-level `reliability` section says how the run fails and recovers. All are opt
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainValidator,
-    field_validator,
-    model_validator,
+from trainbudget.plan.fields import (
+    Invalid,
+    Location,
+    Section,
+    choice,
+    decimal,
+    integer,
+    list_of,
+    optional,
+    section,
+    spec,
+    text,
 )
 
-PositiveInt = Annotated[int, Field(gt=0, strict=True)]
-NonNegativeInt = Annotated[int, Field(ge=0, strict=True)]
-PositiveDecimal = Annotated[Decimal, Field(gt=Decimal(0), allow_inf_nan=False)]
-NonNegativeDecimal = Annotated[Decimal, Field(ge=Decimal(0), allow_inf_nan=False)]
-Fraction01 = Annotated[Decimal, Field(gt=0, le=1, allow_inf_nan=False)]
+POSITIVE_INT = integer(gt=0)
+NON_NEGATIVE_INT = integer(ge=0)
+POSITIVE_DECIMAL = decimal(gt=0)
+NON_NEGATIVE_DECIMAL = decimal(ge=0)
+FRACTION_01 = decimal(gt=0, le=1)
+TEXT = text()
 FlopsTerm = Literal["recompute", "attention", "logits"]
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+def _distinct(terms: list[str], _: dict[str, Any]) -> str | None:
+    return f"a term is listed twice: {', '.join(terms)}" if len(set(terms)) != len(terms) else None
 
 
-class FlopsSpec(_Section):
+@section
+class FlopsSpec(Section):
     """What the main run's throughput (or MFU) counts on top of 6·N·T, and the model shape."""
 
-    terms: list[FlopsTerm] = Field(default_factory=list)
-    n_layers: PositiveInt | None = None
-    d_model: PositiveInt | None = None
-    seq_len: PositiveInt | None = None
-    vocab: PositiveInt | None = None
+    terms: list[FlopsTerm] = spec(
+        list_of(choice("recompute", "attention", "logits")), factory=list, after=_distinct
+    )
+    n_layers: int | None = spec(optional(POSITIVE_INT), None)
+    d_model: int | None = spec(optional(POSITIVE_INT), None)
+    seq_len: int | None = spec(optional(POSITIVE_INT), None)
+    vocab: int | None = spec(optional(POSITIVE_INT), None)
 
-    @field_validator("terms")
-    @classmethod
-    def _distinct(cls, terms: list[str]) -> list[str]:
-        if len(set(terms)) != len(terms):
-            raise ValueError(f"a term is listed twice: {', '.join(terms)}")
-        return terms
-
-    @model_validator(mode="after")
-    def _shapes(self) -> FlopsSpec:
+    def check(self) -> str | None:
         from trainbudget.estimate.flops_basis import TERM_NEEDS
 
         for term in self.terms:
             for name in TERM_NEEDS[term]:
                 if getattr(self, name) is None:
-                    raise ValueError(f"{name}: required by the {term} term")
-        return self
+                    return f"{name}: required by the {term} term"
+        return None
 
 
-class Phase(_Section):
+@section
+class Phase(Section):
     """One part of the main run (ramp-up, context extension); unset keys inherit from `main`."""
 
-    tokens: PositiveDecimal
-    name: str | None = None
-    gpus: PositiveInt | None = None
-    throughput_tflops: PositiveDecimal | None = None
-    mfu: Fraction01 | None = None
-    seq_len: PositiveInt | None = None
+    tokens: Decimal = spec(POSITIVE_DECIMAL)
+    name: str | None = spec(optional(TEXT), None)
+    gpus: int | None = spec(optional(POSITIVE_INT), None)
+    throughput_tflops: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
+    mfu: Decimal | None = spec(optional(FRACTION_01), None)
+    seq_len: int | None = spec(optional(POSITIVE_INT), None)
 
-    @model_validator(mode="after")
-    def _one_rate(self) -> Phase:
+    def check(self) -> str | None:
         if self.throughput_tflops is not None and self.mfu is not None:
-            raise ValueError("give throughput_tflops or mfu, not both")
-        return self
+            return "give throughput_tflops or mfu, not both"
+        return None
 
 
-class Reliability(_Section):
+@section
+class Reliability(Section):
     """How the main run fails and recovers: MTBF source, restart, checkpoint writes, spares."""
 
-    spare_gpus: NonNegativeInt = 0
-    job_mtbf_hours: PositiveDecimal | None = None
-    mtbf: Literal["ledger", "fleet"] | None = None
-    restart_minutes: NonNegativeDecimal = Decimal(0)
-    checkpoint_write_minutes: NonNegativeDecimal | None = None
-    checkpoint_interval_minutes: PositiveDecimal | None = None
+    spare_gpus: int = spec(NON_NEGATIVE_INT, 0)
+    job_mtbf_hours: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
+    mtbf: Literal["ledger", "fleet"] | None = spec(optional(choice("ledger", "fleet")), None)
+    restart_minutes: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
+    checkpoint_write_minutes: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    checkpoint_interval_minutes: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
 
-    @model_validator(mode="after")
-    def _complete(self) -> Reliability:
+    def check(self) -> str | None:
         if (self.job_mtbf_hours is None) == (self.mtbf is None):
-            raise ValueError(
+            return (
                 "give exactly one of job_mtbf_hours (the job's MTBF at main.gpus) "
                 "or mtbf (ledger or fleet)"
             )
         if self.checkpoint_write_minutes is None:
-            raise ValueError(
-                "checkpoint_write_minutes: required (the blocking part of one checkpoint write)"
-            )
+            return "checkpoint_write_minutes: required (the blocking part of one checkpoint write)"
         if self.checkpoint_write_minutes == 0 and self.checkpoint_interval_minutes is None:
-            raise ValueError(
+            return (
                 "checkpoint_write_minutes: Daly's optimum interval needs a positive write time; "
                 "or give checkpoint_interval_minutes"
             )
-        return self
+        return None
 
 
-def failure_fractions(value: Any) -> Any:
-    """A single failure fraction (a number or `forecast`) as a one-item list."""
-    return value if isinstance(value, list) else [value]
+def failure_fractions(value: Any, loc: Location) -> list[Decimal | str]:
+    """The sensitivity's f values: a list, or a single one (a number or `forecast`)."""
+    return _FRACTIONS(value if isinstance(value, list) else [value], loc)
 
 
-def _failure_fraction(value: Any) -> Decimal | str:
+def _failure_fraction(value: Any, loc: Location) -> Decimal | str:
     if value == "forecast":
         return value
+    problem = f"must be a number of 0 or more, or forecast; got {value!r}"
     if isinstance(value, str):  # a plan stored in the ledger keeps its Decimals as text
         try:
             value = Decimal(value.strip())
         except ArithmeticError:
-            raise ValueError(f"must be a number of 0 or more, or forecast; got {value!r}") from None
+            raise Invalid(loc, problem) from None
     if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-        raise ValueError(f"must be a number of 0 or more, or forecast; got {value!r}")
+        raise Invalid(loc, problem)
     number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
     if not number.is_finite() or number < 0:
-        raise ValueError(f"must be a number of 0 or more, or forecast; got {value}")
+        raise Invalid(loc, f"must be a number of 0 or more, or forecast; got {value}")
     return number
 
 
-# A sensitivity f: a number, or `forecast` (the forecast's overhead ÷ compute).
-FailureFraction = Annotated[Decimal | str, PlainValidator(_failure_fraction)]
+_FRACTIONS = list_of(_failure_fraction, min_length=1)
 
 
 def cross_section_problem(plan: Any) -> tuple[tuple[Any, ...], str] | None:

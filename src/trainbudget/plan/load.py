@@ -11,12 +11,12 @@ from __future__ import annotations
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
 from trainbudget.errors import InputError
+from trainbudget.plan.fields import Invalid
 from trainbudget.plan.forecast import cross_section_problem
 from trainbudget.plan.limits import (
     MAX_DEPTH,
@@ -105,13 +105,10 @@ def parse_plan(text: str, source: str = "<plan>") -> Plan:
     if not isinstance(data, dict):
         raise InputError(f"{source}:1: a plan must be a YAML mapping of sections")
     try:
-        plan = Plan.model_validate(data)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        line = _line_of(root, loc)
-        field = ".".join(str(part) for part in loc) or "(plan)"
-        raise InputError(f"{source}:{line}: {field}: {_describe(error)}") from None
+        plan = Plan.validate(data)
+    except Invalid as exc:
+        field = ".".join(str(part) for part in exc.loc) or "(plan)"
+        raise InputError(f"{source}:{_line_of(root, exc.loc)}: {field}: {exc.message}") from None
     problem = cross_section_problem(plan)
     if problem is not None:
         loc, message = problem
@@ -151,66 +148,6 @@ def _reject_duplicate_keys(node: yaml.Node | None, source: str, path: str = "") 
             _reject_duplicate_keys(item, source, f"{path}.{index}")
 
 
-def _known_keys(loc: tuple[Any, ...]) -> list[str]:
-    """The keys the plan's model accepts at `loc` (a pydantic error location, list indexes
-    included), for an unknown-key message."""
-    model: Any = Plan
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        field = model.model_fields.get(part)
-        if field is None:
-            return []
-        model = _model_in(field.annotation)
-        if model is None:
-            return []
-    return list(model.model_fields)
-
-
-def _model_in(annotation: Any) -> Any:
-    """The pydantic model inside `annotation` (X, X | None, list[X]), else None."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for inner in get_args(annotation):
-        found = _model_in(inner)
-        if found is not None:
-            return found
-    return None
-
-
-def _describe(error: Any) -> str:
-    """One plain sentence for a pydantic error, with the value found."""
-    kind, ctx, found = error["type"], error.get("ctx") or {}, error.get("input")
-    if kind == "missing":
-        return "required, but missing"
-    if kind == "string_pattern_mismatch":
-        return f"must be a plain name (letters, digits, '.', '_', '-'; no path), got {found!r}"
-    if kind == "extra_forbidden":
-        known = ", ".join(_known_keys(tuple(error["loc"])[:-1]))
-        return f"unknown key (check the spelling; the keys here are: {known}; see docs/plan.md)"
-    if kind in {"greater_than", "greater_than_equal", "less_than_equal", "less_than"}:
-        bound = ctx.get("gt", ctx.get("ge", ctx.get("le", ctx.get("lt"))))
-        if kind == "greater_than" and bound == 0:
-            noun = "positive" if isinstance(bound, Decimal) else "a positive integer"
-            return f"must be {noun}, got {found}"
-        words = {
-            "greater_than": "greater than",
-            "greater_than_equal": "at least",
-            "less_than_equal": "at most",
-            "less_than": "less than",
-        }
-        return f"must be {words[kind]} {bound}, got {found}"
-    if kind.startswith("int_"):
-        return f"must be an integer, got {found!r}"
-    if kind.startswith(("decimal_", "float_")):
-        return f"must be a number, got {found!r}"
-    if kind == "literal_error":
-        return f"must be one of {ctx.get('expected')}, got {found!r}"
-    if kind == "value_error":
-        return str(ctx.get("error", error["msg"]))
-    return f"{error['msg'][0].lower()}{error['msg'][1:]}, got {found!r}"
-
-
 def _line_of(root: yaml.Node | None, loc: tuple[Any, ...]) -> int:
     """The 1-based line of the YAML node at `loc`, or of its nearest existing parent."""
     node, line = root, (root.start_mark.line + 1 if root else 1)
@@ -239,7 +176,7 @@ def land_plan(ledger: Ledger, path: str | Path, plan: Plan | None = None) -> Pla
     plan_path = Path(path)
     plan = plan or load_plan(plan_path)
     # Everything that can fail on the input runs before the first write.
-    content = {"campaign": plan.campaign, "plan_json": plan.model_dump_json(),
+    content = {"campaign": plan.campaign, "plan_json": plan.to_json(),
                "raw_yaml": read_plan_text(plan_path)}  # fmt: skip
     with ledger.transaction():
         source = ledger.begin_source(plan_path, "plan")
