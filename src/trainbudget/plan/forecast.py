@@ -9,18 +9,20 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
-from trainbudget.plan.fields import (
-    Invalid,
-    Location,
-    Section,
+from trainbudget.plan.checks import (
     choice,
     decimal,
     integer,
     list_of,
     optional,
+    text,
+)
+from trainbudget.plan.fields import (
+    Invalid,
+    Location,
+    Section,
     section,
     spec,
-    text,
 )
 
 POSITIVE_INT = integer(gt=0)

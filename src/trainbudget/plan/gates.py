@@ -11,8 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
-from trainbudget.plan.fields import (
-    Section,
+from trainbudget.plan.checks import (
     boolean,
     choice,
     decimal,
@@ -20,9 +19,12 @@ from trainbudget.plan.fields import (
     list_of,
     nested,
     optional,
+    text,
+)
+from trainbudget.plan.fields import (
+    Section,
     section,
     spec,
-    text,
 )
 
 _NON_NEG_DECIMAL = decimal(ge=0)

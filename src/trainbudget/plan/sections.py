@@ -5,16 +5,18 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
-from trainbudget.plan.fields import (
-    Section,
+from trainbudget.plan.checks import (
     boolean,
     choice,
     list_of,
     nested,
     optional,
+    text,
+)
+from trainbudget.plan.fields import (
+    Section,
     section,
     spec,
-    text,
 )
 from trainbudget.plan.forecast import (
     FRACTION_01,
