@@ -2,9 +2,10 @@
 
 A section is `@section class X(Section)` whose fields are `spec(check, ...)` (the checks are
 in plan/checks.py); `X.validate(data)` checks a mapping field by field in declaration order,
-then refuses unknown keys, then runs the class's `check()` hook, raising `Invalid(location, sentence)` at the first problem. The
-sentences (and which problem comes first) are those the plan reported when its models were
-pydantic's, so messages kept in tests and docs hold. Decimals are dumped as text.
+then refuses unknown keys, then runs the class's `check()` hook, raising `Invalid(location,
+sentence)` at the first problem. The sentences (and which problem comes first) are those the
+plan reported when its models were pydantic's, so messages kept in tests and docs hold.
+Decimals are dumped as text.
 """
 
 from __future__ import annotations
