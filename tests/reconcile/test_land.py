@@ -50,6 +50,13 @@ BAD_TEXT = [
      'End: "2026-11-23T01:00:00" is before Start "2026-11-23T02:00:00"'),
     ("ElapsedRaw not whole", sacct_line("508", elapsed_raw="3600.5"),
      'ElapsedRaw: not a whole number of seconds: "3600.5"'),
+    # DuckDB's cast reads these as 16, 1000 and 5: only ASCII digits are whole seconds.
+    ("ElapsedRaw in hex", sacct_line("509", elapsed_raw="0x10"),
+     'ElapsedRaw: not a whole number of seconds: "0x10"'),
+    ("ElapsedRaw with an underscore", sacct_line("510", elapsed_raw="1_000"),
+     'ElapsedRaw: not a whole number of seconds: "1_000"'),
+    ("ElapsedRaw with a sign", sacct_line("511", elapsed_raw="+5"),
+     'ElapsedRaw: not a whole number of seconds: "+5"'),
 ]  # fmt: skip
 
 
@@ -166,6 +173,28 @@ def test_cli_and_flow_landing_quarantine_the_same_rows(cli, tmp_path: Path) -> N
     assert [(line, reason) for line, _, reason in cli_rows] == [
         (n, reason) for n, (_, _, reason) in enumerate(BAD_TEXT, start=3)
     ]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(elapsed_raw=st.text(alphabet="0123456789 +-_.xe\u0663", max_size=6))
+def test_elapsed_raw_lands_only_as_ascii_digits(ledger, tmp_path, elapsed_raw: str) -> None:
+    # ElapsedRaw lands when, without its spaces, it is empty (Elapsed 01:00:00 is used, 3600 s)
+    # or ASCII digits only; anything else is quarantined naming ElapsedRaw.
+    path = tmp_path / "one.psv"
+    path.write_text(f"{HEADER}\n{sacct_line('810', elapsed_raw=elapsed_raw)}\n", encoding="utf-8")
+    ledger.con.execute("DELETE FROM sources; DELETE FROM sacct_rows; DELETE FROM quarantine")
+    landed = land_sacct(ledger, path)
+    text = elapsed_raw.strip(" ")
+    whole = text == "" or all(c in "0123456789" for c in text)
+    assert (landed.rows_landed, landed.rows_quarantined) == ((1, 0) if whole else (0, 1))
+    if whole:
+        (seconds,) = ledger.con.execute("SELECT elapsed_seconds FROM sacct_rows").fetchone()
+        assert seconds == (int(text) if text else 3600)
+    else:
+        (reason,) = ledger.con.execute("SELECT reason FROM quarantine").fetchone()
+        assert reason.startswith("ElapsedRaw: ")
 
 
 # --- the landed tables hold their declared rules (validated in place) -------------------

@@ -11,20 +11,26 @@ WITH lines AS (
     WHERE trim(line) <> ''
 ), docs AS (
     SELECT lineno, line, TRY_CAST(line AS JSON) AS doc FROM lines
-), fields AS (
-    SELECT lineno, line, doc,
-           json_type(doc) = 'OBJECT' AS is_object,
-           trim(doc ->> 'job_id') AS job_id,
-           lower(trim(doc ->> 'event')) AS event,
-           trim(doc ->> 'time') AS time_text,
-           TRY_CAST(trim(doc ->> 'time') AS TIMESTAMPTZ) AS event_time,
-           doc ->> 'step' AS step_text,
-           TRY_CAST(doc ->> 'step' AS BIGINT) AS step,
-           doc ->> 'resumed_from_step' AS resumed_text,
-           TRY_CAST(doc ->> 'resumed_from_step' AS BIGINT) AS resumed,
-           doc ->> 'accepted' AS accepted_text,
-           TRY_CAST(doc ->> 'accepted' AS BOOLEAN) AS accepted
+), keys AS (
+    -- Each document parsed once for all its keys: `doc ->> 'key'` parses it again per key.
+    SELECT lineno, line, doc, json_type(doc) = 'OBJECT' AS is_object,
+           json_extract_string(doc, ['job_id', 'event', 'time', 'step', 'resumed_from_step',
+                                     'accepted']) AS v
     FROM docs
+), fields AS (
+    SELECT lineno, line, doc, is_object,
+           trim(v[1]) AS job_id,
+           lower(trim(v[2])) AS event,
+           v[2] AS event_raw,
+           trim(v[3]) AS time_text,
+           TRY_CAST(trim(v[3]) AS TIMESTAMPTZ) AS event_time,
+           v[4] AS step_text,
+           TRY_CAST(v[4] AS BIGINT) AS step,
+           v[5] AS resumed_text,
+           TRY_CAST(v[5] AS BIGINT) AS resumed,
+           v[6] AS accepted_text,
+           TRY_CAST(v[6] AS BOOLEAN) AS accepted
+    FROM keys
 )
 SELECT lineno, line AS raw, job_id, event, event_time, step,
        CASE WHEN event = 'start' THEN coalesce(resumed, 0) END AS resumed_from_step,
@@ -34,7 +40,7 @@ SELECT lineno, line AS raw, job_id, event, event_time, step,
            WHEN coalesce(job_id, '') = '' THEN 'job_id: required, but missing'
            WHEN event IS NULL OR event NOT IN ('start', 'step', 'checkpoint', 'end')
                THEN concat('event: must be one of start, step, checkpoint, end, got ',
-                           coalesce(doc ->> 'event', 'nothing'))
+                           coalesce(event_raw, 'nothing'))
            WHEN coalesce(time_text, '') = '' THEN 'time: required, but missing'
            WHEN NOT regexp_matches(time_text, '(Z|z|[+-]\d\d(:?\d\d)?)$')
                THEN concat('time: ', time_text, ' has no zone (add +00:00 or Z)')
