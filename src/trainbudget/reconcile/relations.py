@@ -119,6 +119,7 @@ RELATIONS: Mapping[str, Relation] = {
             (
                 "reconcile/review/registry_links",
                 "reconcile/review/progress_allocations",
+                "reconcile/review/tracked_allocations",
                 "reconcile/review/job_accounting",
                 "reliability/history/job_exposures",
             ),
@@ -130,6 +131,7 @@ RELATIONS: Mapping[str, Relation] = {
             ("alloc_id", *_LINK),
             (
                 "reconcile/review/progress_allocations",
+                "reconcile/review/tracked_allocations",
                 "reconcile/review/job_accounting",
                 "reliability/history/job_exposures",
             ),
