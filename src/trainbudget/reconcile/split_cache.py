@@ -106,15 +106,24 @@ def _store(
         high_water, prev = inputs[job.alloc_id]
         rows.append(
             {
-                "cluster": a["cluster"], "job_id": a["job_id"], "start_s": a["start_s"],
-                "job_id_raw": a["job_id_raw"], "gpus": a["gpus"],
-                "elapsed_seconds": a["elapsed_seconds"], "state": a["state"],
-                "experiment_id": a["experiment_id"], "work_class": a["work_class"],
-                "result_valid": a["result_valid"], "tolerance_s": tolerance_s,
-                "event_count": a["event_count"], "event_source_max": a["event_source_max"],
-                "high_water_in": high_water, "previous_in": prev,
-                "tracked_json": _encode(job), "computed_at": now,
-            }  # fmt: skip
+                "cluster": a["cluster"],
+                "job_id": a["job_id"],
+                "start_s": a["start_s"],
+                "job_id_raw": a["job_id_raw"],
+                "gpus": a["gpus"],
+                "elapsed_seconds": a["elapsed_seconds"],
+                "state": a["state"],
+                "experiment_id": a["experiment_id"],
+                "work_class": a["work_class"],
+                "result_valid": a["result_valid"],
+                "tolerance_s": tolerance_s,
+                "event_count": a["event_count"],
+                "event_source_max": a["event_source_max"],
+                "high_water_in": high_water,
+                "previous_in": prev,
+                "tracked_json": _encode(job),
+                "computed_at": now,
+            }
         )
     if not rows:
         return
@@ -131,12 +140,25 @@ def _encode(job: TrackedJob) -> str:
     t, s = job.timeline, job.split
     return orjson.dumps(
         [
-            [t.gpus, t.start_s, t.elapsed_s, t.state, t.has_progress, t.result_valid,
-             t.resumed_from_step, t.high_water_step, t.steps, t.accepted_checkpoints,
-             t.app_start_s, t.app_end_s],
+            [
+                t.gpus,
+                t.start_s,
+                t.elapsed_s,
+                t.state,
+                t.has_progress,
+                t.result_valid,
+                t.resumed_from_step,
+                t.high_water_step,
+                t.steps,
+                t.accepted_checkpoints,
+                t.app_start_s,
+                t.app_end_s,
+            ],
             [s.useful_s, s.recovery_s, s.lost_s, s.unverified_s, s.flags],
-            job.recovery_caused_by, job.max_step, job.last_checkpoint_step,
-        ]  # fmt: skip
+            job.recovery_caused_by,
+            job.max_step,
+            job.last_checkpoint_step,
+        ]
     ).decode()
 
 
