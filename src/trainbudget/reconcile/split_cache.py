@@ -57,7 +57,10 @@ def split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
         if not ids:
             return
         fetched.update(ids)
-        events = ledger.records("reconcile/review/progress_events_of", job_ids=ids)
+        if len(allocs) == len(allocations):  # nothing stored yet: every event, unfiltered
+            events = ledger.records("reconcile/review/progress_event_list")
+        else:
+            events = ledger.records("reconcile/review/progress_events_of", job_ids=ids)
         for alloc_id, own in own_events(allocations, events, tolerance_s).items():
             owned.setdefault(alloc_id, []).extend(own)
 
