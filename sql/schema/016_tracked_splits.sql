@@ -21,5 +21,19 @@ CREATE TABLE tracked_splits (
     high_water_in      BIGINT NOT NULL,
     previous_in        VARCHAR,
     tracked_json       VARCHAR NOT NULL,
+    -- job_splits' columns (job_splits.sql), so a review fills them without Python
+    useful_s             BIGINT,
+    recovery_s           BIGINT,
+    lost_s               BIGINT,
+    unverified_s         BIGINT,
+    flags                VARCHAR[],
+    recovery_caused_by   VARCHAR,
+    app_start            BIGINT,
+    app_end              BIGINT,
+    app_elapsed_seconds  BIGINT,
+    resumed_from_step    BIGINT,
+    high_water_step      BIGINT,
+    last_checkpoint_step BIGINT,
+    max_step             BIGINT,
     computed_at        TIMESTAMPTZ NOT NULL
 );

@@ -22,8 +22,8 @@ from trainbudget.reconcile.calibration import audit_estimates, update_calibratio
 from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
 from trainbudget.reconcile.history import covers_everything, untracked_before
 from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
-from trainbudget.reconcile.split_cache import split_with_cache
-from trainbudget.reconcile.timelines import TrackedJob, job_split_rows
+from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
+from trainbudget.reconcile.timelines import TrackedJob
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def review(
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_with_cache(session, clock_tolerance_s)
     session.build("job_splits")
-    session.fill("job_splits", job_split_rows(tracked))
+    fill_job_splits(session, tracked)
     session.build(
         "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )

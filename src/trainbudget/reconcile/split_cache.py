@@ -21,6 +21,7 @@ from trainbudget.reconcile.timelines import (
     TrackedJob,
     candidates_by_job_id,
     chain_key,
+    job_split_rows,
     own_events,
     split_chains,
 )
@@ -101,10 +102,10 @@ def _store(
     """Store the splits computed in this review (replacing their allocations' old ones)."""
     by_id = {a["alloc_id"]: a for a in allocations}
     now = datetime.now(UTC)
+    shared = _shared(tracked)
+    fresh = [job for job in tracked if job.alloc_id in inputs and job.alloc_id not in shared]
     rows = []
-    for job in tracked:
-        if job.alloc_id not in inputs:
-            continue
+    for job, split_row in zip(fresh, job_split_rows(fresh), strict=True):
         a = by_id[job.alloc_id]
         high_water, prev = inputs[job.alloc_id]
         rows.append(
@@ -127,6 +128,7 @@ def _store(
                 "tracked_json": _encode(job),
                 "computed_at": now,
             }
+            | {k: v for k, v in split_row.items() if k != "alloc_id"}
         )
     if not rows:
         return
@@ -169,8 +171,8 @@ def _decode(text: str, alloc_id: int, job_id: str, chain: str) -> TrackedJob:
     t, s, caused_by, max_step, last_checkpoint = orjson.loads(text)
     timeline = JobTimeline(
         *t[:8],
-        steps=tuple((a, b) for a, b in t[8]),
-        accepted_checkpoints=tuple((a, b) for a, b in t[9]),
+        steps=tuple(map(tuple, t[8])),
+        accepted_checkpoints=tuple(map(tuple, t[9])),
         app_start_s=t[10],
         app_end_s=t[11],
     )
@@ -184,3 +186,23 @@ def _decode(text: str, alloc_id: int, job_id: str, chain: str) -> TrackedJob:
         max_step=max_step,
         last_checkpoint_step=last_checkpoint,
     )
+
+
+def fill_job_splits(session: Session, tracked: list[TrackedJob]) -> None:
+    """Fill the built job_splits from tracked_splits (split_with_cache stored every split),
+    in Python only for the jobs that share their job id and start with another."""
+    shared = _shared(tracked)
+    stored = [job.alloc_id for job in tracked if job.alloc_id not in shared]
+    shared_jobs = [job for job in tracked if job.alloc_id in shared]
+    if stored:
+        session.execute("reconcile/review/job_splits_stored", alloc_ids=stored)
+    if shared_jobs:
+        session.fill("job_splits", job_split_rows(shared_jobs))
+
+
+def _shared(tracked: list[TrackedJob]) -> set[int]:
+    """alloc_ids of tracked jobs whose job id and start another one has: never stored."""
+    count: dict[tuple[str, int], int] = defaultdict(int)
+    for job in tracked:
+        count[(job.job_id, job.timeline.start_s)] += 1
+    return {j.alloc_id for j in tracked if count[(j.job_id, j.timeline.start_s)] > 1}
