@@ -84,3 +84,24 @@ def test_a_landing_drops_the_cached_weeks_it_touches(tmp_path: Path) -> None:
         result = reconcile(book, WeeklyInputs(sacct=[], week="2026-W48", plan=PLAN), None)
         assert _rows(book, "SELECT allocated_gpu_seconds FROM week_allocations") == [(24 * 3600,)]
     assert _actual(result) == {"unknown": 24 + 8}
+
+
+def test_an_earlier_steps_only_job_counts_as_its_built_allocation(tmp_path: Path) -> None:
+    # 801 exported without its allocation line: .batch 4 GPUs × 1 h, .0 2 GPUs × 2 h, so it
+    # is built as 4 GPUs × 2 h (the most GPUs, the longest elapsed) = 8 GPU-hours in W47.
+    steps = [
+        sacct_line("801.batch", raw="801.batch", submit="2026-11-17T10:00:00",
+                   start="2026-11-17T10:00:00", end="2026-11-17T11:00:00", elapsed_raw="3600",
+                   tres="cpu=8,gres/gpu=4,node=1"),
+        sacct_line("801.0", raw="801.0", submit="2026-11-17T10:00:00",
+                   start="2026-11-17T10:00:00", end="2026-11-17T12:00:00", elapsed_raw="7200",
+                   tres="cpu=8,gres/gpu=2,node=1"),
+    ]  # fmt: skip
+    w47 = _write(tmp_path / "w47.psv", [*steps, _job("601", 8, "2026-11-18T10:00:00", 3600)])
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        reconcile(book, WeeklyInputs(sacct=[w47], week="2026-W47", plan=PLAN), None)
+        result = reconcile(book, WeeklyInputs(sacct=[w48], week="2026-W48", plan=PLAN), None)
+        cached = _rows(book, "SELECT allocated_gpu_seconds, allocation_count FROM week_allocations")
+    assert cached == [((8 + 8) * 3600, 2)]
+    assert _actual(result) == {"unknown": 8 + 8 + 8}

@@ -2,29 +2,35 @@
 -- out: (adds to week_allocations, per week, the GPU-seconds every allocation ran inside it:
 --      an allocation line's GPUs × its seconds in the week, and a job with step lines only
 --      built from its steps as allocation_records.sql builds it: the most GPUs, the longest
---      elapsed, from its first start)
+--      elapsed, from its first start). One filtered pass picks the lines that ran in the
+--      weeks' span: an allocation line that ran in a week is among them, and a job among
+--      them without its allocation line there is grouped over all its lines only if it has
+--      none at all (the rare steps-only export), not every job of the span.
 INSERT INTO week_allocations
 WITH weeks AS (
     SELECT unnest(CAST($starts AS TIMESTAMPTZ[])) AS week_start,
            unnest(CAST($ends AS TIMESTAMPTZ[])) AS week_end
 ), span AS (
     SELECT min(week_start) AS lo, max(week_end) AS hi FROM weeks
-), keys AS (
-    SELECT DISTINCT r.cluster, r.job_id
+), near AS (
+    SELECT r.cluster, r.job_id, r.step, r.start_time, r.submit_time, r.elapsed_seconds, r.gpus
     FROM sacct_rows r, span
     WHERE coalesce(r.start_time, r.submit_time) < span.hi
       AND coalesce(r.start_time, r.submit_time) + to_seconds(r.elapsed_seconds) > span.lo
-), lines AS (
-    SELECT r.* FROM sacct_rows r SEMI JOIN keys USING (cluster, job_id)
+), step_keys AS (
+    SELECT DISTINCT cluster, job_id FROM near WHERE step IS NOT NULL
+    EXCEPT
+    SELECT DISTINCT cluster, job_id FROM near WHERE step IS NULL
 ), allocs AS (
     SELECT CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) AS t0,
            elapsed_seconds AS e, gpus
-    FROM lines
+    FROM near
     WHERE step IS NULL
     UNION ALL
     SELECT CAST(epoch(coalesce(min(start_time), min(submit_time))) AS BIGINT),
            max(elapsed_seconds), max(gpus)
-    FROM lines
+    FROM sacct_rows
+    SEMI JOIN step_keys USING (cluster, job_id)
     GROUP BY cluster, job_id
     HAVING bool_and(step IS NOT NULL)
 ), bounds AS (

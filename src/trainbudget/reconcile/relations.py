@@ -119,6 +119,8 @@ RELATIONS: Mapping[str, Relation] = {
             (
                 "reconcile/review/registry_links",
                 "reconcile/review/progress_allocations",
+                "reconcile/review/tracked_allocations",
+                "reconcile/review/job_splits_stored",
                 "reconcile/review/job_accounting",
                 "reliability/history/job_exposures",
             ),
@@ -130,6 +132,7 @@ RELATIONS: Mapping[str, Relation] = {
             ("alloc_id", *_LINK),
             (
                 "reconcile/review/progress_allocations",
+                "reconcile/review/tracked_allocations",
                 "reconcile/review/job_accounting",
                 "reliability/history/job_exposures",
             ),
@@ -139,7 +142,11 @@ RELATIONS: Mapping[str, Relation] = {
             "reconcile/review/job_splits",
             (),
             ("alloc_id", "useful_s", "recovery_s", "lost_s", "unverified_s", *_SPLIT),
-            ("reconcile/review/job_accounting", "reconcile/summarize/week_tracked_alloc_ids"),
+            (
+                "reconcile/review/job_accounting",
+                "reconcile/summarize/week_tracked_alloc_ids",
+                "reconcile/review/job_splits_stored",
+            ),
             filled_by="reconcile.timelines.job_split_rows",
         ),
         Relation(

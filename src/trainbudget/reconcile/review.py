@@ -22,7 +22,8 @@ from trainbudget.reconcile.calibration import audit_estimates, update_calibratio
 from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
 from trainbudget.reconcile.history import covers_everything, untracked_before
 from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
-from trainbudget.reconcile.timelines import TrackedJob, job_split_rows, split_tracked_jobs
+from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
+from trainbudget.reconcile.timelines import TrackedJob
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
 
 if TYPE_CHECKING:
@@ -121,13 +122,9 @@ def review(
                  "registry_links"):  # fmt: skip
         session.build(name)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
-    tracked = split_tracked_jobs(
-        session.records("reconcile/review/progress_allocations"),
-        ledger.records("reconcile/review/progress_event_list"),
-        clock_tolerance_s,
-    )
+    tracked = split_with_cache(session, clock_tolerance_s)
     session.build("job_splits")
-    session.fill("job_splits", job_split_rows(tracked))
+    fill_job_splits(session, tracked)
     session.build(
         "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )

@@ -10,6 +10,7 @@ a job id).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,11 +35,15 @@ def split_tracked_jobs(
     allocations: list[dict[str, Any]], events: list[dict[str, Any]], tolerance_s: int
 ) -> list[TrackedJob]:
     """Split every allocation that has progress events; allocations in start order."""
-    by_job_id: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for alloc in allocations:
-        by_job_id[alloc["job_id"]].append(alloc)
-        if alloc["job_id_raw"] != alloc["job_id"]:
-            by_job_id[alloc["job_id_raw"]].append(alloc)
+    owned = own_events(allocations, events, tolerance_s)
+    return split_chains(allocations, lambda alloc: owned.get(alloc["alloc_id"]), tolerance_s)
+
+
+def own_events(
+    allocations: list[dict[str, Any]], events: list[dict[str, Any]], tolerance_s: int
+) -> dict[int, list[dict[str, Any]]]:
+    """Each event under the alloc_id that owns it (the last of its job id started by then)."""
+    by_job_id = candidates_by_job_id(allocations)
     owned: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for event in events:
         candidates = by_job_id.get(event["job_id"])
@@ -53,43 +58,82 @@ def split_tracked_jobs(
         else:
             owner = min(candidates, key=lambda a: a["start_s"])
         owned[owner["alloc_id"]].append(event)
+    return owned
 
+
+def candidates_by_job_id(allocations: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The allocations an event's job id can name: by job id as printed and by JobIDRaw."""
+    by_job_id: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for alloc in allocations:
+        by_job_id[alloc["job_id"]].append(alloc)
+        if alloc["job_id_raw"] != alloc["job_id"]:
+            by_job_id[alloc["job_id_raw"]].append(alloc)
+    return by_job_id
+
+
+# reuse(alloc, chain, high_water, previous job id): a stored split computed from these, or None.
+Reuse = Callable[[dict[str, Any], str, int, str | None], "TrackedJob | None"]
+
+
+def split_chains(
+    allocations: list[dict[str, Any]],
+    events_of: Callable[[dict[str, Any]], list[dict[str, Any]] | None],
+    tolerance_s: int,
+    reuse: Reuse | None = None,
+) -> list[TrackedJob]:
+    """Walk the allocations in start order, each chain carrying its high-water step and its
+    previous job; split each from its events (`events_of`) unless `reuse` gives its split."""
     high_water: dict[str, int] = defaultdict(int)
     previous: dict[str, str] = {}
     tracked = []
     for alloc in allocations:  # start order
-        own = owned.get(alloc["alloc_id"])
-        if not own:
-            continue
-        chain = _chain_key(alloc)
-        timeline = _timeline(alloc, own, high_water[chain])
-        split = split_job(timeline)
-        flags = list(split.flags)
-        if clock_disagrees(timeline, tolerance_s):
-            flags.append("clock-disagreement")
-        split = Split(split.useful_s, split.recovery_s, split.lost_s, split.unverified_s,
-                      tuple(flags))  # fmt: skip
+        chain = chain_key(alloc)
+        job = reuse(alloc, chain, high_water[chain], previous.get(chain)) if reuse else None
+        if job is None:
+            own = events_of(alloc)
+            if not own:
+                continue
+            job = _split_one(alloc, own, chain, high_water[chain], previous, tolerance_s)
+        tracked.append(job)
+        timeline = job.timeline
         reached = [s for _, s in (*timeline.steps, *timeline.accepted_checkpoints)]
-        checkpoints = [s for _, s in timeline.accepted_checkpoints]
-        tracked.append(
-            TrackedJob(
-                alloc_id=alloc["alloc_id"],
-                job_id=alloc["job_id"],
-                timeline=timeline,
-                split=split,
-                chain=chain,
-                recovery_caused_by=previous.get(chain) if split.recovery_s else None,
-                max_step=max(reached) if reached else None,
-                last_checkpoint_step=max(checkpoints) if checkpoints else None,
-            )
-        )
         if reached:
             high_water[chain] = max(high_water[chain], *reached)
         previous[chain] = alloc["job_id"]
     return tracked
 
 
-def _chain_key(alloc: dict[str, Any]) -> str:
+def _split_one(
+    alloc: dict[str, Any],
+    own: list[dict[str, Any]],
+    chain: str,
+    high_water: int,
+    previous: dict[str, str],
+    tolerance_s: int,
+) -> TrackedJob:
+    timeline = _timeline(alloc, own, high_water)
+    split = split_job(timeline)
+    flags = list(split.flags)
+    if clock_disagrees(timeline, tolerance_s):
+        flags.append("clock-disagreement")
+    split = Split(split.useful_s, split.recovery_s, split.lost_s, split.unverified_s,
+                  tuple(flags))  # fmt: skip
+    reached = [s for _, s in (*timeline.steps, *timeline.accepted_checkpoints)]
+    checkpoints = [s for _, s in timeline.accepted_checkpoints]
+    return TrackedJob(
+        alloc_id=alloc["alloc_id"],
+        job_id=alloc["job_id"],
+        timeline=timeline,
+        split=split,
+        chain=chain,
+        recovery_caused_by=previous.get(chain) if split.recovery_s else None,
+        max_step=max(reached) if reached else None,
+        last_checkpoint_step=max(checkpoints) if checkpoints else None,
+    )
+
+
+def chain_key(alloc: dict[str, Any]) -> str:
+    """The chain an allocation continues: its experiment's training or evaluation jobs."""
     experiment = alloc.get("experiment_id")
     if not experiment:
         return f"job:{alloc['cluster']}:{alloc['job_id']}"
