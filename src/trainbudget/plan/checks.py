@@ -169,3 +169,12 @@ def list_of(inner: Check, min_length: int | None = None) -> Check:
 def nested(cls: Any) -> Check:
     """A section inside a section."""
     return cls.validate
+
+
+# The checks most fields take, named once for every section.
+POSITIVE_INT = integer(gt=0)
+NON_NEGATIVE_INT = integer(ge=0)
+POSITIVE_DECIMAL = decimal(gt=0)
+NON_NEGATIVE_DECIMAL = decimal(ge=0)
+FRACTION_01 = decimal(gt=0, le=1)
+TEXT = text()

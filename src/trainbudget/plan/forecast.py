@@ -10,12 +10,15 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from trainbudget.plan.checks import (
+    FRACTION_01,
+    NON_NEGATIVE_DECIMAL,
+    NON_NEGATIVE_INT,
+    POSITIVE_DECIMAL,
+    POSITIVE_INT,
+    TEXT,
     choice,
-    decimal,
-    integer,
     list_of,
     optional,
-    text,
 )
 from trainbudget.plan.fields import (
     Invalid,
@@ -25,12 +28,6 @@ from trainbudget.plan.fields import (
     spec,
 )
 
-POSITIVE_INT = integer(gt=0)
-NON_NEGATIVE_INT = integer(ge=0)
-POSITIVE_DECIMAL = decimal(gt=0)
-NON_NEGATIVE_DECIMAL = decimal(ge=0)
-FRACTION_01 = decimal(gt=0, le=1)
-TEXT = text()
 FlopsTerm = Literal["recompute", "attention", "logits"]
 
 

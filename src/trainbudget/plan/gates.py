@@ -12,10 +12,12 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from trainbudget.plan.checks import (
+    NON_NEGATIVE_DECIMAL,
+    NON_NEGATIVE_INT,
+    POSITIVE_INT,
     boolean,
     choice,
     decimal,
-    integer,
     list_of,
     nested,
     optional,
@@ -27,9 +29,6 @@ from trainbudget.plan.fields import (
     spec,
 )
 
-_NON_NEG_DECIMAL = decimal(ge=0)
-_NON_NEG_INT = integer(ge=0)
-_POS_INT = integer(gt=0)
 _FINITE = decimal()
 _NAMES = list_of(text())
 
@@ -38,22 +37,22 @@ _NAMES = list_of(text())
 class AdmissionLimits(Section):
     """Shared queue limits (seed 001) and the run's approved budget."""
 
-    budget_gpu_hours: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
-    max_gpus: int | None = spec(optional(_POS_INT), None)
-    max_memory_per_gpu_gb: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
-    max_runtime_hours: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
+    budget_gpu_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    max_gpus: int | None = spec(optional(POSITIVE_INT), None)
+    max_memory_per_gpu_gb: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    max_runtime_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
     require_data_snapshot: bool = spec(boolean(), False)
     data_snapshots: list[str] | None = spec(optional(_NAMES), None)
-    capacity_gpu_hours: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
-    retraining_reserve_gpu_hours: Decimal = spec(_NON_NEG_DECIMAL, Decimal(0))
+    capacity_gpu_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    retraining_reserve_gpu_hours: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
 
 
 @section
 class EarlyStopRule(Section):
     metric: str = spec(text(min_length=1))
     mode: Literal["min", "max"] = spec(choice("min", "max"), "min")
-    patience: int = spec(_POS_INT, 3)
-    min_delta: Decimal = spec(_NON_NEG_DECIMAL, Decimal(0))
+    patience: int = spec(POSITIVE_INT, 3)
+    min_delta: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
 
 
 def _disjoint(holdout: list[str], before: dict[str, Any]) -> str | None:
@@ -85,9 +84,9 @@ class StopRulesSection(Section):
 
     development_metrics: list[str] = spec(_NAMES, factory=list)
     holdout_metrics: list[str] = spec(_NAMES, factory=list, after=_disjoint)
-    max_wall_hours: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
-    spend_limit_usd: Decimal | None = spec(optional(_NON_NEG_DECIMAL), None)
-    max_failed_steps: int | None = spec(optional(_NON_NEG_INT), None)
+    max_wall_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    spend_limit_usd: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    max_failed_steps: int | None = spec(optional(NON_NEGATIVE_INT), None)
     early_stop: EarlyStopRule | None = spec(
         optional(nested(EarlyStopRule)), None, after=_development_metric_only
     )
@@ -95,18 +94,18 @@ class StopRulesSection(Section):
 
 @section
 class RetryPolicy(Section):
-    max_attempts: int | None = spec(optional(_NON_NEG_INT), None)
+    max_attempts: int | None = spec(optional(NON_NEGATIVE_INT), None)
 
 
 @section
 class RetentionSection(Section):
     """Days each artifact role is kept; recovery points also only the newest N per experiment."""
 
-    recovery_days: int = spec(_NON_NEG_INT, 14)
-    recovery_keep_last: int | None = spec(optional(_NON_NEG_INT), 2)
-    promoted_days: int = spec(_NON_NEG_INT, 180)
-    final_days: int = spec(_NON_NEG_INT, 730)
-    evaluation_days: int = spec(_NON_NEG_INT, 0)
+    recovery_days: int = spec(NON_NEGATIVE_INT, 14)
+    recovery_keep_last: int | None = spec(optional(NON_NEGATIVE_INT), 2)
+    promoted_days: int = spec(NON_NEGATIVE_INT, 180)
+    final_days: int = spec(NON_NEGATIVE_INT, 730)
+    evaluation_days: int = spec(NON_NEGATIVE_INT, 0)
 
 
 @section

@@ -6,6 +6,12 @@ from decimal import Decimal
 from typing import Literal
 
 from trainbudget.plan.checks import (
+    FRACTION_01,
+    NON_NEGATIVE_DECIMAL,
+    NON_NEGATIVE_INT,
+    POSITIVE_DECIMAL,
+    POSITIVE_INT,
+    TEXT,
     boolean,
     choice,
     list_of,
@@ -19,12 +25,6 @@ from trainbudget.plan.fields import (
     spec,
 )
 from trainbudget.plan.forecast import (
-    FRACTION_01,
-    NON_NEGATIVE_DECIMAL,
-    NON_NEGATIVE_INT,
-    POSITIVE_DECIMAL,
-    POSITIVE_INT,
-    TEXT,
     FlopsSpec,
     Phase,
     Reliability,
