@@ -40,7 +40,7 @@ def decimal(gt: Any = None, ge: Any = None, le: Any = None) -> Check:
     """A finite Decimal from a number or its text, with bounds."""
 
     def check(value: Any, loc: Location) -> Decimal:
-        number = _as_decimal(value)
+        number = to_decimal(value)
         if number is None:
             raise Invalid(loc, f"must be a number, got {value!r}")
         if not number.is_finite():
@@ -51,7 +51,8 @@ def decimal(gt: Any = None, ge: Any = None, le: Any = None) -> Check:
     return check
 
 
-def _as_decimal(value: Any) -> Decimal | None:
+def to_decimal(value: Any) -> Decimal | None:
+    """`value` (a number, not a bool, or its text) as a Decimal; None if it is not one."""
     if isinstance(value, Decimal | float | str | int) and not isinstance(value, bool):
         try:
             return Decimal(str(value) if isinstance(value, float) else value)

@@ -19,6 +19,7 @@ from trainbudget.plan.checks import (
     choice,
     list_of,
     optional,
+    to_decimal,
 )
 from trainbudget.plan.fields import (
     Invalid,
@@ -109,17 +110,13 @@ def failure_fractions(value: Any, loc: Location) -> list[Decimal | str]:
 def _failure_fraction(value: Any, loc: Location) -> Decimal | str:
     if value == "forecast":
         return value
-    problem = f"must be a number of 0 or more, or forecast; got {value!r}"
-    if isinstance(value, str):  # a plan stored in the ledger keeps its Decimals as text
-        try:
-            value = Decimal(value.strip())
-        except ArithmeticError:
-            raise Invalid(loc, problem) from None
-    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-        raise Invalid(loc, problem)
-    number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    # A plan stored in the ledger keeps its Decimals as text.
+    number = to_decimal(value.strip() if isinstance(value, str) else value)
+    if number is None:
+        raise Invalid(loc, f"must be a number of 0 or more, or forecast; got {value!r}")
     if not number.is_finite() or number < 0:
-        raise Invalid(loc, f"must be a number of 0 or more, or forecast; got {value}")
+        shown = number if isinstance(value, str) else value
+        raise Invalid(loc, f"must be a number of 0 or more, or forecast; got {shown}")
     return number
 
 
