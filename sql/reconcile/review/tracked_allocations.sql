@@ -1,6 +1,8 @@
 -- in: allocations, registry_links, progress_events, tracked_splits (migration 016)
 -- params: $tolerance_s (the review's clock tolerance)
--- out: progress_allocations.sql's rows (start order) with the fingerprint of their events
+-- out: the allocations that have application progress (joined by job id as printed or by
+--      JobIDRaw), with what the accounting needs, epoch seconds for times, in start order;
+--      with the fingerprint of their events
 --      (event_count, event_source_max: the events of their job id and JobIDRaw) and, where
 --      tracked_splits holds a split computed from the same allocation fields, events and
 --      tolerance, its high_water_in, previous_in and tracked_json (split_cache.py checks the

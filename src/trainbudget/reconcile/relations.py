@@ -118,7 +118,6 @@ RELATIONS: Mapping[str, Relation] = {
             ("alloc_id", *_ALLOCATION, "allocated_gpu_seconds"),
             (
                 "reconcile/review/registry_links",
-                "reconcile/review/progress_allocations",
                 "reconcile/review/tracked_allocations",
                 "reconcile/review/job_splits_stored",
                 "reconcile/review/job_accounting",
@@ -131,7 +130,6 @@ RELATIONS: Mapping[str, Relation] = {
             ("allocations",),
             ("alloc_id", *_LINK),
             (
-                "reconcile/review/progress_allocations",
                 "reconcile/review/tracked_allocations",
                 "reconcile/review/job_accounting",
                 "reliability/history/job_exposures",

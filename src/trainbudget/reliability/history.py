@@ -126,7 +126,7 @@ def load_history(ledger: Ledger, cluster: str | None, tolerance_s: int = 300) ->
     )
     in_scope = {r["alloc_id"] for r in rows}
     tracked = split_tracked_jobs(
-        session.records("reconcile/review/progress_allocations"),
+        session.records("reconcile/review/tracked_allocations", tolerance_s=tolerance_s),
         ledger.records("reconcile/review/progress_event_list"),
         tolerance_s,
     )
