@@ -76,18 +76,8 @@ QUICK_COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("argv", QUICK_COMMANDS, ids=lambda a: " ".join(a))
-def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path: Path) -> None:
-    probe = (
-        "import sys\n"
-        "from trainbudget.cli import main\n"
-        # Read commands need an existing ledger (they never create one): make it first.
-        f"{argv[0]!r} in ('ledger', 'decisions') and main(['ledger', 'init'])\n"
-        f"code = main({argv!r})\n"
-        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
-        "print('HEAVY=' + ','.join(heavy), file=sys.stderr)\n"
-        "sys.exit(code)\n"
-    )
+def _run_probe(probe: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run `probe` in a fresh interpreter with a ledger path in tmp_path; it must exit 0."""
     proc = subprocess.run(
         [sys.executable, "-c", probe],
         capture_output=True,
@@ -101,6 +91,22 @@ def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path
         },
     )
     assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("argv", QUICK_COMMANDS, ids=lambda a: " ".join(a))
+def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        # Read commands need an existing ledger (they never create one): make it first.
+        f"{argv[0]!r} in ('ledger', 'decisions') and main(['ledger', 'init'])\n"
+        f"code = main({argv!r})\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+        "print('HEAVY=' + ','.join(heavy), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = _run_probe(probe, tmp_path)
     heavy_line = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]
     assert heavy_line == ["HEAVY="]
 
@@ -154,17 +160,6 @@ def test_quick_paths_leave_lazy_modules_unloaded(
         "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
         "sys.exit(code)\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={
-            "TRAINBUDGET_LEDGER": str(tmp_path / "l.duckdb"),
-            "PATH": "/usr/bin:/bin",
-            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
-        },
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = _run_probe(probe, tmp_path)
     assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
     assert not (tmp_path / "l.duckdb").exists()  # --no-ledger and --json wrote nothing
