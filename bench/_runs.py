@@ -8,6 +8,7 @@ would report the bench's RSS; time's own few MB are what its child inherits inst
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -28,3 +29,16 @@ def timed(argv: list[str], out: Path, env: dict[str, str] | None = None) -> tupl
         raise subprocess.CalledProcessError(proc.returncode, argv, stderr=errors.read_bytes())
     kib = int(rss_file.read_text().strip().splitlines()[-1])
     return wall, kib * 1024
+
+
+def wall_seconds(argv: list[str], env: dict[str, str], cwd: str) -> float:
+    """Wall seconds of one run of argv (stdout discarded), for start-up timings."""
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def trainbudget_command() -> list[str]:
+    """How a user starts trainbudget here: the venv's script, else `python -m trainbudget`."""
+    script = Path(sys.executable).with_name("trainbudget")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "trainbudget"]

@@ -9,13 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from pathlib import Path
 
 from _common import write_result
+from _runs import trainbudget_command, wall_seconds
 
 ESTIMATE_ARGS = [
     *("estimate", "--params", "7e9", "--tokens", "1e11", "--gpus", "8"),
@@ -24,19 +22,12 @@ ESTIMATE_ARGS = [
 TARGET_RATIO = 0.25
 
 
-def _seconds(argv: list[str], env: dict[str, str], cwd: str) -> float:
-    start = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=9, help="runs of each command")
     args = parser.parse_args()
 
-    script = Path(sys.executable).with_name("trainbudget")
-    estimate = [str(script)] if script.exists() else [sys.executable, "-m", "trainbudget"]
+    estimate = trainbudget_command()
     estimate += ESTIMATE_ARGS
     baseline = [sys.executable, "-c", "import prefect"]
     with tempfile.TemporaryDirectory() as home:
@@ -47,12 +38,12 @@ def main() -> None:
             "DO_NOT_TRACK": "1",
         }
         # One warm-up each so both read from the page cache, as a user's second call would.
-        _seconds(estimate, env, home)
-        _seconds(baseline, env, home)
+        wall_seconds(estimate, env, home)
+        wall_seconds(baseline, env, home)
         estimate_s, prefect_s = [], []
         for _ in range(args.repeats):
-            estimate_s.append(_seconds(estimate, env, home))
-            prefect_s.append(_seconds(baseline, env, home))
+            estimate_s.append(wall_seconds(estimate, env, home))
+            prefect_s.append(wall_seconds(baseline, env, home))
 
     ratio = statistics.median(estimate_s) / statistics.median(prefect_s)
     payload = {

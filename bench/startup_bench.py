@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from _common import write_result
+from _runs import trainbudget_command, wall_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 2.5
@@ -43,31 +42,24 @@ COMMANDS = {
 BASELINE = [sys.executable, "-c", "import typer, rich"]
 
 
-def _seconds(argv: list[str], env: dict[str, str], cwd: str) -> float:
-    start = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=15, help="runs of each command (≥ 15)")
     args = parser.parse_args()
 
-    script = Path(sys.executable).with_name("trainbudget")
-    prefix = [str(script)] if script.exists() else [sys.executable, "-m", "trainbudget"]
+    prefix = trainbudget_command()
     runs: dict[str, list[float]] = {name: [] for name in COMMANDS}
     baseline: dict[str, list[float]] = {name: [] for name in COMMANDS}
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "PREFECT_HOME": home, "TRAINBUDGET_LEDGER": f"{home}/l.duckdb"}
         # One warm-up each so all read from the page cache, as a user's second call would.
-        _seconds(BASELINE, env, home)
+        wall_seconds(BASELINE, env, home)
         for argv in COMMANDS.values():
-            _seconds(prefix + argv, env, home)
+            wall_seconds(prefix + argv, env, home)
         for _ in range(args.repeats):
             for name, argv in COMMANDS.items():
-                runs[name].append(_seconds(prefix + argv, env, home))
-                baseline[name].append(_seconds(BASELINE, env, home))
+                runs[name].append(wall_seconds(prefix + argv, env, home))
+                baseline[name].append(wall_seconds(BASELINE, env, home))
 
     results = {}
     for name, argv in COMMANDS.items():
