@@ -81,7 +81,7 @@ def export(
     """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage)."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
-    from trainbudget.ledger_parquet import export_ledger
+    from trainbudget.ledger.transfer import export_ledger
 
     with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         result = export_ledger(book, folder)
@@ -98,7 +98,7 @@ def import_(
 ) -> None:
     """Build a new ledger from a `ledger export` folder, row for row, in one transaction."""
     from trainbudget.cli.output import emit
-    from trainbudget.ledger_parquet import import_ledger
+    from trainbudget.ledger.transfer import import_ledger
 
     def report(result) -> None:  # inside the transaction: a failed print imports nothing
         payload = _transfer_payload(result, "ledger")

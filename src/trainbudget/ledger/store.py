@@ -12,27 +12,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from trainbudget.errors import InputError
-from trainbudget.ledger_file import connect as _connect
-from trainbudget.ledger_file import missing_folders as _missing_folders
-from trainbudget.ledger_file import remove_created as _remove_created
+from trainbudget.ledger.file import connect as _connect
+from trainbudget.ledger.file import missing_folders as _missing_folders
+from trainbudget.ledger.file import remove_created as _remove_created
+from trainbudget.ledger.sql_files import load_sql, migrations
 from trainbudget.permissions import restrict_new_files
-from trainbudget.resources import resource_dir
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
 LEDGER_ENV = "TRAINBUDGET_LEDGER"
-_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
@@ -40,29 +37,6 @@ def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
     if option:
         return Path(option)
     return Path(os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
-
-
-@cache
-def load_sql(name: str) -> str:
-    """Return the text of sql/<name>.sql, e.g. load_sql("ledger/find_source")."""
-    path = resource_dir("sql") / f"{name}.sql"
-    if not path.is_file():
-        raise KeyError(f"no SQL file named {name!r} (looked for {path})")
-    return path.read_text(encoding="utf-8")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered schema migrations in sql/schema/, in order: (version, name, sql)."""
-    found = []
-    for path in sorted((resource_dir("sql") / "schema").glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if not match:
-            raise ValueError(f"migration file {path.name} is not named NNN_name.sql")
-        found.append((int(match.group(1)), path.stem, path.read_text(encoding="utf-8")))
-    versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise ValueError(f"two migrations share a number in {versions}")
-    return found
 
 
 def sha256_of(path: Path) -> str:
