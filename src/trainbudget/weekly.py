@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.reconcile.report import ReconcileResult
 from trainbudget.runs import RunSummary, run_folder
 
 if TYPE_CHECKING:
@@ -59,19 +60,6 @@ class PreparedWeek:
     plan: Plan | None
     week: str | None
     bounds: tuple[datetime, datetime] | None
-
-
-@dataclass(frozen=True)
-class ReconcileResult:
-    """What was landed, the review, the plan it was read against, warnings for stderr."""
-
-    week: str | None
-    week_bounds: tuple[datetime, datetime] | None
-    landed: list[Landed]
-    plan: Plan | None
-    mfu: MfuChoice | None
-    review: Review
-    warnings: list[str]
 
 
 def previous_week(now: datetime | None = None) -> str:
@@ -244,7 +232,12 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
             f"week {inputs.week}: no allocations in it; the landed records are from other "
             "weeks (check the week)"
         )
-    return ReconcileResult(prepared.week, prepared.bounds, landed, plan, mfu, result, warnings)
+    from trainbudget.gates.weekly import with_continuation
+
+    return ReconcileResult(
+        prepared.week, prepared.bounds, landed, plan, mfu, result, warnings,
+        variance=with_continuation(result.variance),
+    )  # fmt: skip
 
 
 def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -> PreparedWeek:

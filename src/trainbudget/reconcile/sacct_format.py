@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainbudget.errors import InputError
+from trainbudget.vocabulary import SLURM_STATES as SLURM_STATES  # the states live below both
 
 # The format `trainbudget reconcile` expects from a headerless export, and asks for when it
 # runs sacct itself (plus Cluster, so several clusters can share a ledger).
@@ -50,13 +51,6 @@ FREE_TEXT_FIELDS = {
     "constraints", "reason", "user", "account", "qos", "wckey", "partition", "nodelist",
 }  # fmt: skip
 
-# Every job state sacct prints (sacct(1), "JOB STATE CODES").
-SLURM_STATES = (
-    "BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "CONFIGURING", "DEADLINE", "FAILED",
-    "NODE_FAIL", "OUT_OF_MEMORY", "PENDING", "PREEMPTED", "RUNNING", "REQUEUED",
-    "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING", "RESV_DEL_HOLD", "REVOKED", "SIGNALING",
-    "SPECIAL_EXIT", "STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT",
-)  # fmt: skip
 
 _DELIMITER_CANDIDATES = ("|", "☃", "\t", ";", ",")
 
