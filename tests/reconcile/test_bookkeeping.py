@@ -135,22 +135,24 @@ def _trace_cli(args: list[str], stdout) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("as_json", [True, False])
-def test_trace_output_failing_keeps_nothing(
+def test_trace_output_failing_after_the_commit_keeps_the_landing(
     fixtures_dir: Path, tmp_path: Path, as_json: bool
 ) -> None:
+    """Commit, then print (issue 23, deliverable 4): stdout on a full disk is exit 1, but the
+    two ranks were landed before the first byte was written, and landing again adds nothing."""
     folder = fixtures_dir / "traces" / "hta_sampled_2rank_a100"
     ledger_path = tmp_path / "l.duckdb"
     Ledger.open(ledger_path).close()
-    before = _dump(ledger_path)
     args = ["trace", str(folder), "--ledger", str(ledger_path), *(["--json"] if as_json else [])]
     with open("/dev/full", "w") as full:
         failed = _trace_cli(args, full)
-    assert failed.returncode != 0
-    assert _dump(ledger_path) == before
-    # The same command with somewhere to write lands the two ranks: nothing was "already landed".
-    ok = _trace_cli(args, subprocess.PIPE)
-    assert ok.returncode == 0, ok.stderr
-    assert len(_dump(ledger_path)["trace_ranks"]) == 2
+    assert failed.returncode == 1
+    assert "committed before printing" in failed.stderr
+    landed = _dump(ledger_path)
+    assert len(landed["trace_ranks"]) == 2  # the folder's two rank files
+    again = _trace_cli(args, subprocess.PIPE)
+    assert again.returncode == 0, again.stderr
+    assert _dump(ledger_path) == landed
 
 
 def test_reconcile_on_a_wholly_rejected_export_exits_2_with_one_line(cli, tmp_path: Path) -> None:

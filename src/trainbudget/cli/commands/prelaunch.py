@@ -141,4 +141,4 @@ def prelaunch(
             )
         print_path(console, summary["report"], "report:")
 
-    emit(summary, as_json, render)
+    emit(summary, as_json, render, committed=True)  # the run committed; the ledger is closed

@@ -112,17 +112,17 @@ def reconcile(
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
-        # One transaction around landing, review and printing: output that fails (a full
-        # disk, a closed pipe) leaves the ledger as it was.
+        # Commit, then print: the landing and review commit and the ledger closes before a
+        # line is written, so a closed pipe or a slow reader neither undoes nor holds it.
         book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
-        with Ledger.open(book_path) as book, book.transaction():
-            with working("landing and reconciling…"):
-                result = reconcile(book, inputs, jobs_path if as_json else None)
-                payload = reconcile_payload(result)
-            for message in result.warnings:
-                warn(message)
-            if as_json:
-                emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
-            else:
-                top_jobs = result.review.top_jobs
-                emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))
+        with Ledger.open(book_path) as book, working("landing and reconciling…"):
+            result = reconcile(book, inputs, jobs_path if as_json else None)
+            payload = reconcile_payload(result)
+        for message in result.warnings:
+            warn(message)
+        if as_json:
+            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer, committed=True)
+        else:
+            top_jobs = result.review.top_jobs
+            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs),
+                 committed=True)  # fmt: skip
