@@ -282,6 +282,7 @@ def landing_warnings(landed: list[Landed]) -> list[str]:
             )
         if item.already_landed:
             warnings.append(f"{item.path}: already landed (same content); nothing new")
+        warnings += [f"{item.path}: {note}" for note in item.notes]
     return warnings
 
 

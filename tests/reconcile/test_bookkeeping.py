@@ -43,16 +43,21 @@ def test_a_wholly_rejected_export_is_not_landed_and_lands_with_the_right_delimit
     tmp_path: Path,
 ) -> None:
     csv = _export(tmp_path, ",")
+    split = _export(tmp_path, ",", "split.csv", lines=SPLIT)
     with Ledger.open(tmp_path / "l.duckdb") as book:
-        # Read with the wrong delimiter: one field a line, the header and every line bad.
-        first = land_sacct(book, csv, delimiter=";")
-        assert (first.rows_landed, first.rows_quarantined, first.rejected) == (0, 9, True)
-        assert first.first_rejection == "line 1: has 1 fields, the header has 17"
+        # Read with the wrong delimiter: one field a line, so no header is found, and a
+        # headerless file whose rows do not read in the default order is refused whole.
+        with pytest.raises(InputError, match=r"line 1: has 1 fields.*--sacct-delimiter"):
+            land_sacct(book, csv, delimiter=";")
+        assert book.con.execute("SELECT count(*) FROM sources").fetchone() == (0,)
+        # A header, and every line splits AllocTRES: quarantined, the source not landed.
+        first = land_sacct(book, split, delimiter=",")
+        assert (first.rows_landed, first.rows_quarantined, first.rejected) == (0, 8, True)
         (status,) = book.con.execute("SELECT status FROM sources").fetchone()
         assert status == "rejected"
-        again = land_sacct(book, csv, delimiter=";")  # retried, its quarantine replaced
-        assert (again.already_landed, again.rows_quarantined) == (False, 9)
-        assert book.con.execute("SELECT count(*) FROM quarantine").fetchone() == (9,)
+        again = land_sacct(book, split, delimiter=",")  # retried, its quarantine replaced
+        assert (again.already_landed, again.rows_quarantined) == (False, 8)
+        assert book.con.execute("SELECT count(*) FROM quarantine").fetchone() == (8,)
         right = land_sacct(book, csv, delimiter=",")
         assert (right.rows_landed, right.rows_quarantined, right.already_landed) == (8, 0, False)
         assert land_sacct(book, csv, delimiter=",").already_landed

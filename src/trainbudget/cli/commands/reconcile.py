@@ -58,10 +58,19 @@ def reconcile(
     sacct_delimiter: Annotated[
         str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
     ] = None,
-    sacct_format: Annotated[
+    sacct_fields: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated sacct --format of a headerless export.", metavar="FIELDS"
+            "--sacct-fields",
+            "--sacct-format",
+            help=(
+                "The columns of a headerless export: sacct field names, comma-separated, as "
+                "given to sacct --format. Needed unless every row reads in the default order "
+                "(JobID JobIDRaw JobName Account Partition State ExitCode Elapsed ElapsedRaw "
+                "Submit Start End AllocTRES ReqTRES NNodes AllocCPUS TRESUsageInTot), and a "
+                "file read in that order never replaces landed rows."
+            ),
+            metavar="FIELDS",
         ),
     ] = None,
     live: Annotated[
@@ -106,7 +115,7 @@ def reconcile(
         cluster_tz=cluster_tz,
         cluster=cluster,
         sacct_delimiter=sacct_delimiter,
-        sacct_fields=[f.strip() for f in sacct_format.split(",")] if sacct_format else None,
+        sacct_fields=[f.strip() for f in sacct_fields.split(",")] if sacct_fields else None,
         live=live,
         clock_tolerance_s=clock_tolerance_seconds,
     )
