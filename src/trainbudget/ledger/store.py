@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,7 +26,7 @@ from trainbudget.ledger.file import connect as _connect
 from trainbudget.ledger.file import missing_folders as _missing_folders
 from trainbudget.ledger.file import remove_created as _remove_created
 from trainbudget.ledger.sql_files import load_sql, migrations
-from trainbudget.permissions import restrict_new_files
+from trainbudget.permissions import hold_private_umask
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
 LEDGER_ENV = "TRAINBUDGET_LEDGER"
@@ -95,6 +95,7 @@ class Ledger:
         self.con = connection
         self._in_transaction = False
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
+        self._release_umask: Callable[[], None] = _nothing  # Ledger.open's, until close()
 
     @classmethod
     def open(
@@ -111,7 +112,8 @@ class Ledger:
         fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
         """
         resolved = resolve_ledger_path(path)
-        restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
+        # The ledger and its WAL hold users and accounts: 0600 while open, umask restored on close.
+        release_umask = hold_private_umask()
         created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
         ledger = None
         try:
@@ -119,11 +121,13 @@ class Ledger:
             wait = _WAIT["seconds"] if wait_s is None else wait_s
             ledger = cls(resolved, _connect(resolved, read_only=False, wait_s=wait))
             ledger._created = created
+            ledger._release_umask = release_umask
             if migrate:
                 ledger.migrate()
         except BaseException:
             if ledger is not None:
                 ledger.close()
+            release_umask()
             _remove_created(created)
             raise
         return ledger
@@ -163,6 +167,7 @@ class Ledger:
 
     def close(self) -> None:
         self.con.close()
+        self._release_umask()
 
     # --- schema -------------------------------------------------------------------------
 
@@ -355,3 +360,7 @@ class Ledger:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _nothing() -> None:
+    pass
