@@ -229,3 +229,21 @@ def _parquet(path: Path, drop: str | None = None, last: dict | None = None,
         frame = frame.drop(drop)
     frame.write_parquet(path)
     return path
+
+
+def _nested_objects_trace(folder: Path, depth: int) -> Path:
+    path = folder / f"objects{depth}.pt.trace.json"
+    nested = '{"a": ' * depth + "1" + "}" * depth
+    event = '{"ph": "X", "name": "k", "ts": 1, "dur": 2, "args": {"x": ' + nested + "}}"
+    path.write_text('{"traceEvents": [' + event + "]}")
+    return path
+
+
+def objects_1100_deep_trace(folder: Path) -> Path:
+    """A trace whose one event carries JSON objects nested 1,100 deep (issue 23)."""
+    return _nested_objects_trace(folder, 1100)
+
+
+def objects_500_deep_trace(folder: Path) -> Path:
+    """The same at 500 deep: accepted."""
+    return _nested_objects_trace(folder, 500)
