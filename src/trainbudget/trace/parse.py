@@ -255,7 +255,7 @@ class _Collector:
                     "dur", dur)  # fmt: skip
                 raise InputError(
                     f"{self.path}: traceEvents[{first_index + index}] ({e.name!r}): {field} "
-                    f"{value!r} µs is out of range ({_RANGE_WORDS})"
+                    f"{value:g} µs is out of range ({_RANGE_WORDS})"
                 )
         raise InputError(f"{self.path}: a time out of range after traceEvents[{first_index}]")
 
