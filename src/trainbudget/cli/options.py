@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -134,7 +133,7 @@ NoLedgerOption = Annotated[
     bool, typer.Option("--no-ledger", help="Compute and print only; write nothing to the ledger.")
 ]
 LedgerOption = Annotated[
-    Path | None,
+    str | None,  # text, not a Path: `s3://x` must reach the location check with both slashes
     typer.Option(
         "--ledger",
         help="DuckDB ledger file (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
@@ -165,7 +164,7 @@ def apply_wait(text: str | None) -> None:
         set_default_wait(float(seconds))
 
 
-def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
+def ledger_path(ctx: typer.Context, option: str | None) -> str | None:
     """The command's --ledger if given, else the global one given before the command."""
     if option is not None:
         return option
