@@ -13,9 +13,9 @@ classified first (`classify_ledger_location`), and only a local path reaches `du
 - every other scheme is refused, exit 2, nothing written.
 
 A ledger file cut short (a copy that stopped half-way, a full disk) is reported as
-"ledger FILE is damaged or truncated", exit 2: its header's block count is checked against
-the file's size when it is opened, and DuckDB's read errors at open and on any later read are
-reported the same way (`damaged_ledger`).
+"ledger FILE is damaged or truncated", exit 2: a size that is not whole DuckDB blocks is
+refused when it is opened, and DuckDB's read errors (short reads, checksums) at the open, its
+first read and any later one are reported the same way (`damaged_ledger`).
 """
 
 from __future__ import annotations
@@ -61,16 +61,18 @@ def duckdb_file_name(path: Path) -> str:
 
 
 # The DuckDB file layout (storage version 64+, DuckDB 0.10 to 2.x): a 4 KiB main header whose
-# bytes 8..12 are b"DUCK", then two 4 KiB database headers (a checksum, then iteration,
-# meta_block, free_list, block_count, block_alloc_size as little-endian uint64); the newer
-# header counts the blocks that follow the 12 KiB of headers.
+# bytes 8..12 are b"DUCK", two 4 KiB database headers (a checksum, then iteration, meta_block,
+# free_list, block_count, block_alloc_size as little-endian uint64), then whole blocks of
+# block_alloc_size bytes. DuckDB writes and trims the file in whole blocks, so a size that is
+# not headers + whole blocks was cut short. (The header's block_count is no size check: free
+# blocks at the end are trimmed from the file and still counted.)
 _HEADER_BYTES = 4096
 _MAGIC = b"DUCK"
 
 
 def truncation(path: Path) -> str | None:
-    """Why the DuckDB file at `path` is shorter than its own header says (None: it is not, or
-    it is no DuckDB file this layout describes, which DuckDB itself then reports)."""
+    """Why the DuckDB file at `path` was cut short (None: its size is whole, or it is no DuckDB
+    file this layout describes, which DuckDB itself then reports)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(3 * _HEADER_BYTES)
@@ -79,19 +81,18 @@ def truncation(path: Path) -> str | None:
         return None  # unreadable: the open that follows names the failure
     if head[8:12] != _MAGIC:
         return None
-    if len(head) < 3 * _HEADER_BYTES:
-        return f"the file is {size:,} bytes, less than DuckDB's {3 * _HEADER_BYTES:,} of headers"
-    headers = []
-    for number in (1, 2):
-        start = number * _HEADER_BYTES + 8
-        iteration, _, _, blocks, block_bytes = struct.unpack_from("<5Q", head, start)
-        headers.append((iteration, blocks, block_bytes))
-    _, blocks, block_bytes = max(headers)
-    if not 4096 <= block_bytes <= 1 << 30 or blocks > 1 << 40:
+    headers_end = 3 * _HEADER_BYTES
+    if len(head) < headers_end:
+        return f"the file is {size:,} bytes, less than DuckDB's {headers_end:,} of headers"
+    headers = [struct.unpack_from("<5Q", head, n * _HEADER_BYTES + 8) for n in (1, 2)]
+    block_bytes = max(headers)[4]  # the newer header's (the larger iteration)
+    if not 4096 <= block_bytes <= 1 << 30 or block_bytes & (block_bytes - 1):
         return None  # not a layout this check knows: leave it to DuckDB
-    expected = 3 * _HEADER_BYTES + blocks * block_bytes
-    if size < expected:
-        return f"the file is {size:,} bytes, its header counts {blocks:,} blocks ({expected:,})"
+    if (size - headers_end) % block_bytes:
+        return (
+            f"the file is {size:,} bytes, not {headers_end:,} bytes of headers and whole blocks "
+            f"of {block_bytes:,}"
+        )
     return None
 
 
