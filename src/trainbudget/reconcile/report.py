@@ -35,4 +35,5 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "calibration": rv.calibration,
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
         "forecast_audit": list(rv.forecast_audit),
+        "warnings": list(result.warnings),  # each also a line on stderr
     }
