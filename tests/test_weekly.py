@@ -118,3 +118,18 @@ def test_a_clean_week_has_no_quarantine_verdict(tmp_path: Path) -> None:
         result, summary = run_weekly(_inputs(tmp_path), book)
     assert summary["quarantined"] == {"rows": 0, "files": []}
     assert all(v.subject != "quarantine" for v in build_report(result).verdicts)
+def test_a_review_without_a_registry_says_what_to_pass(tmp_path: Path) -> None:
+    """issue 23: without a registry every job's class is unknown; the weekly review's report
+    and warnings say what the registry is for and how to pass it (once), not with one."""
+    from dataclasses import replace
+
+    from trainbudget.reconcile.diagnosis import NO_REGISTRY
+
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, _ = run_weekly(replace(_inputs(tmp_path), registry=None), book)
+    assert list(result.review.warnings).count(NO_REGISTRY) == 1
+    report = (tmp_path / "reports" / "weekly-review-demo-1b-2026-W47" / "report.html").read_text()
+    assert "pass --registry FILE" in report
+    with Ledger.open(tmp_path / "with.duckdb") as book:
+        given, _ = run_weekly(_inputs(tmp_path / "with"), book)
+    assert NO_REGISTRY not in given.review.warnings

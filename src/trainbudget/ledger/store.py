@@ -26,6 +26,7 @@ from trainbudget.ledger.file import connect as _connect
 from trainbudget.ledger.file import missing_folders as _missing_folders
 from trainbudget.ledger.file import remove_created as _remove_created
 from trainbudget.ledger.sql_files import load_sql, migrations
+from trainbudget.ledger_location import classify_ledger_location, damage_reported
 from trainbudget.permissions import hold_private_umask
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
@@ -33,10 +34,17 @@ LEDGER_ENV = "TRAINBUDGET_LEDGER"
 
 
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """Ledger location: the --ledger option, else $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb."""
-    if option:
-        return Path(option)
-    return Path(os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
+    """Ledger location: the --ledger option, else $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb.
+
+    InputError for a location that is no local path (ledger_location.classify_ledger_location).
+    """
+    location = option or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER
+    if classify_ledger_location(location) == "team":
+        raise InputError(
+            f"ledger {os.fspath(location)}: the team ledger (DuckLake) is not available in "
+            "this build; give a ledger file"
+        )
+    return Path(location)
 
 
 def sha256_of(path: Path) -> str:
@@ -123,7 +131,8 @@ class Ledger:
             ledger._created = created
             ledger._release_umask = release_umask
             if migrate:
-                ledger.migrate()
+                with damage_reported(resolved):
+                    ledger.migrate()
         except BaseException:
             if ledger is not None:
                 ledger.close()
@@ -147,7 +156,8 @@ class Ledger:
             )
         ledger = cls(resolved, _connect(resolved, read_only=True))
         try:
-            versions = ledger.existing_versions()
+            with damage_reported(resolved):
+                versions = ledger.existing_versions()
             pending = {v for v, _, _ in migrations()} - set(versions)
         except BaseException:
             ledger.close()
@@ -349,13 +359,15 @@ class Ledger:
         )
 
     def table_counts(self) -> list[tuple[str, int]]:
-        """(table, exact row count) for every table in the ledger."""
-        names = [name for name, _ in self.query("ledger/table_counts")]
-        # Table names come from DuckDB's own catalog, not from user input.
-        return [
-            (name, self.con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
-            for name in names
-        ]
+        """(table, exact row count) for every table in the ledger, each table read whole (its
+        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported."""
+        read_whole = 'SELECT count(*), sum(hash("{0}")) FROM "{0}"'
+        with damage_reported(self.path):
+            names = [name for name, _ in self.query("ledger/table_counts")]
+            # Table names come from DuckDB's own catalog, not from user input.
+            return [
+                (name, self.con.execute(read_whole.format(name)).fetchone()[0]) for name in names
+            ]
 
 
 def _now() -> datetime:
