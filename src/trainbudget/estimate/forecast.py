@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import daly_interval
@@ -27,6 +27,7 @@ from trainbudget.estimate.mtbf import FLEET_PRIOR, MtbfCurve
 if TYPE_CHECKING:
     from trainbudget.estimate.forecast_band import Band
     from trainbudget.estimate.parallel import Layout
+    from trainbudget.estimate.throughput_prior import ThroughputPrior
     from trainbudget.plan import Plan
     from trainbudget.plan.forecast import Reliability
 
@@ -103,6 +104,7 @@ class Forecast:
     warnings: list[str] = field(default_factory=list)
     throughput_source: str = "plan"
     throughput_note: str | None = None
+    prior: ThroughputPrior | None = None
     band: Band | None = None
     rollback_wall_hours: Decimal | None = None
     layout: Layout | None = None
@@ -183,14 +185,16 @@ def forecast_main(
     *,
     mfu: Numeric | None = None,
     mfu_source: str | None = None,
+    prior_options: dict[str, Any] | None = None,
 ) -> Forecast:
     """Forecast the plan's main run with MTBF(n) `curve` (see resolve_mtbf); `mfu` overrides
-    the main run's MFU or throughput (a measured one: pilot, calibrated), not a phase's own."""
+    the main run's MFU or throughput (a measured one: pilot, calibrated), not a phase's own;
+    `prior_options` narrow the throughput prior's points (throughput_prior's before, exclude)."""
     rel = plan.reliability
     if rel is None:
         raise InputError("reliability: the forecast needs a reliability section")
     warnings: list[str] = []
-    works = phase_work(plan, mfu, mfu_source, warnings)
+    works = phase_work(plan, mfu, mfu_source, warnings, prior_options)
     counts = {work.gpus for work in works} | {plan.main.gpus}
     point = {n: curve.hours_at(n) for n in counts}
     overheads = _overheads(works, plan, curve, point)
@@ -249,6 +253,7 @@ def forecast_main(
         warnings=warnings,
         throughput_source=source,
         throughput_note=next((w.prior.note for w in works if w.prior is not None), None),
+        prior=next((w.prior for w in works if w.prior is not None), None),
         band=band,
         rollback_wall_hours=None if rollback is None else rollback[0],
         layout=layout,
@@ -339,7 +344,10 @@ def campaign_forecast(
     mfu: Numeric | None = None,
     mfu_source: str | None = None,
     ledger_mtbf: MtbfCurve | None = None,
+    prior_options: dict[str, Any] | None = None,
 ) -> Forecast:
     """The forecast of a plan with a reliability section, its MTBF resolved (resolve_mtbf)."""
     curve = resolve_mtbf(plan.reliability, plan.main.gpus, ledger_mtbf)
-    return forecast_main(plan, curve, mfu=mfu, mfu_source=mfu_source)
+    return forecast_main(
+        plan, curve, mfu=mfu, mfu_source=mfu_source, prior_options=prior_options
+    )

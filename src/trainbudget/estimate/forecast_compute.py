@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
@@ -65,8 +65,14 @@ def _phase_peak(plan: Plan, phase: Phase | None, main_peak_value: Decimal) -> De
 
 
 def phase_work(
-    plan: Plan, mfu: Numeric | None, mfu_source: str | None, warnings: list[str]
+    plan: Plan,
+    mfu: Numeric | None,
+    mfu_source: str | None,
+    warnings: list[str],
+    prior_options: dict[str, Any] | None = None,
 ) -> list[PhaseWork]:
+    """Each phase's compute; `prior_options` (before, exclude) narrow the throughput prior's
+    points (docs/validation.md's strictly pre-launch column)."""
     from trainbudget.estimate.campaign import main_peak
     from trainbudget.estimate.run import implied_class, plausible_mfu_high, run_basis
 
@@ -106,7 +112,7 @@ def phase_work(
         peak = _phase_peak(plan, phase, main_peak_value)
         precision = main.precision if phase is None or phase.precision is None else phase.precision
         rate, source, tflops, kind, prior = _rate(
-            plan, phase, mfu, mfu_source, peak, model_class, precision
+            plan, phase, mfu, mfu_source, peak, model_class, precision, prior_options or {}
         )
         if rate > peak:
             raise InputError(
@@ -152,6 +158,7 @@ def _rate(
     peak: Decimal,
     model_class: str,
     precision: str,
+    prior_options: dict[str, Any],
 ) -> tuple[Decimal, str, Decimal | None, str, ThroughputPrior | None]:
     """Per-GPU FLOP/s on the basis, where it came from, the TFLOP/s if given as one, the
     throughput_source and, at the prior, its distribution (estimate/throughput_prior.py)."""
@@ -171,7 +178,7 @@ def _rate(
         return mul(peak, main.mfu), "main.mfu", None, "plan", None
     from trainbudget.estimate.throughput_prior import throughput_prior
 
-    prior = throughput_prior(model_class, precision)
+    prior = throughput_prior(model_class, precision, **prior_options)
     value = prior.median
     source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
     return mul(peak, value), source, None, "prior", prior
