@@ -1,9 +1,9 @@
 """The docs/validation.md tables: each published campaign's naive, forecast and actual GPU-hours,
 strictly pre-launch and with hindsight, and every input with its source.
 
-With hindsight: runs `trainbudget campaign PLAN --json` on every `examples/published/*.plan.yaml`, and
-`trainbudget estimate --json` for the naive figure (6·N·T at the published throughput or MFU,
-nothing else), reads the actual figures from `examples/published/actuals.csv`, and prints the
+With hindsight: runs `trainbudget campaign PLAN --json` on every
+`examples/published/*.plan.yaml`, and `trainbudget estimate --json` for the naive figure
+(6·N·T at the published throughput or MFU, nothing else), reads the actual figures from `examples/published/actuals.csv`, and prints the
 markdown table. A plan the campaign command refuses, or whose payload has no `forecast` (before
 the forecast existed), gets a naive figure and an empty forecast column.
 
