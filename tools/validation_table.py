@@ -3,9 +3,9 @@ strictly pre-launch and with hindsight, and every input with its source.
 
 With hindsight: runs `trainbudget campaign PLAN --json` on every
 `examples/published/*.plan.yaml`, and `trainbudget estimate --json` for the naive figure
-(6·N·T at the published throughput or MFU, nothing else), reads the actual figures from `examples/published/actuals.csv`, and prints the
-markdown table. A plan the campaign command refuses, or whose payload has no `forecast` (before
-the forecast existed), gets a naive figure and an empty forecast column.
+(6·N·T at the published throughput or MFU, nothing else), reads the actual figures from
+`examples/published/actuals.csv`, and prints the markdown table. A plan the campaign command
+refuses, or whose payload has no `forecast`, gets a naive figure and an empty forecast column.
 
 Strictly pre-launch: every `examples/published/prelaunch/*.plan.yaml` (no throughput, the
 fleet MTBF prior, planned tokens) is forecast in-process with the throughput prior narrowed
