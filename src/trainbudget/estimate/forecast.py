@@ -348,6 +348,4 @@ def campaign_forecast(
 ) -> Forecast:
     """The forecast of a plan with a reliability section, its MTBF resolved (resolve_mtbf)."""
     curve = resolve_mtbf(plan.reliability, plan.main.gpus, ledger_mtbf)
-    return forecast_main(
-        plan, curve, mfu=mfu, mfu_source=mfu_source, prior_options=prior_options
-    )
+    return forecast_main(plan, curve, mfu=mfu, mfu_source=mfu_source, prior_options=prior_options)
