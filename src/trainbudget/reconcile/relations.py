@@ -164,7 +164,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/failed_jobs",
                 "reconcile/summarize/accounting_by_week",
                 "reconcile/calibrate/audit_runs",
-                "reconcile/summarize/jobs_copy",
+                "reconcile/summarize/jobs_export",
                 "reconcile/summarize/double_counts",
                 "reconcile/review/goodput_by_week",
                 "reliability/calibrate/main_run_jobs",
