@@ -23,7 +23,12 @@ from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
 from trainbudget.reconcile.history import covers_everything, untracked_before
-from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
+from trainbudget.reconcile.relations import (
+    RelationError,
+    RelationHandle,
+    Session,
+    build_allocations,
+)
 from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
 from trainbudget.reconcile.timelines import TrackedJob
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
@@ -115,15 +120,7 @@ def review(
     ISO weeks of `cluster_tz`."""
     session = Session(ledger)
     week_start, week_end = week or (None, None)
-    whole = week is None or covers_everything(ledger, week)
-    session.build(
-        "review_rows",
-        week_start=None if whole else week_start,
-        week_end=None if whole else week_end,
-    )
-    for name in ("review_records", "job_lines", "allocation_records", "allocations",
-                 "registry_links"):  # fmt: skip
-        session.build(name)
+    build_allocations(session, None if week is None or covers_everything(ledger, week) else week)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_with_cache(session, clock_tolerance_s)
     session.build("job_splits")
