@@ -9,19 +9,26 @@ copies to a JSON file (COPY … FORMAT json) for the command to stream into its 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
 from trainbudget.reconcile.history import covers_everything, untracked_before
-from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
+from trainbudget.reconcile.relations import (
+    RelationError,
+    RelationHandle,
+    Session,
+    build_allocations,
+)
 from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
 from trainbudget.reconcile.timelines import TrackedJob
 from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
@@ -31,6 +38,7 @@ if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
+JOBS_FILE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl"}
 FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
 Week = tuple[datetime, datetime]
 
@@ -112,15 +120,7 @@ def review(
     ISO weeks of `cluster_tz`."""
     session = Session(ledger)
     week_start, week_end = week or (None, None)
-    whole = week is None or covers_everything(ledger, week)
-    session.build(
-        "review_rows",
-        week_start=None if whole else week_start,
-        week_end=None if whole else week_end,
-    )
-    for name in ("review_records", "job_lines", "allocation_records", "allocations",
-                 "registry_links"):  # fmt: skip
-        session.build(name)
+    build_allocations(session, None if week is None or covers_everything(ledger, week) else week)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_with_cache(session, clock_tolerance_s)
     session.build("job_splits")
@@ -269,10 +269,54 @@ def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
     on the same file system (docs/reconcile.md, Performance). Inside a transaction (the
     reconcile command, which prints before it commits) there is nothing to checkpoint yet.
     """
+    _export_jobs(ledger, result)
+    ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
+    return replace(result, jobs_path=path)
+
+
+def jobs_file_format(path: Path) -> str:
+    """The format of a `--jobs` file by its suffix (`parquet`, `csv` or `jsonl`); InputError
+    naming the path and the suffixes otherwise, or when its folder does not exist."""
+    kind = JOBS_FILE_FORMATS.get(path.suffix.lower())
+    if kind is None:
+        raise InputError(
+            f"--jobs {path}: the suffix names the format: .parquet, .csv or .jsonl "
+            f"(found {path.suffix or 'no suffix'!r})"
+        )
+    if path.is_dir() or not path.parent.is_dir():
+        raise InputError(f"--jobs {path}: not a file in an existing folder")
+    return kind
+
+
+def write_jobs_file(ledger: Ledger, result: Review, path: Path) -> int:
+    """Write the week's jobs to `path` in the format its suffix names (`jobs_file_format`) and
+    return how many. Atomic: DuckDB writes a temp file beside it, renamed over `path` once
+    complete, so `path` is never half written. Exact as the inline array: Parquet keeps the
+    *_gpu_hours as DECIMAL(38, 12), CSV as their decimal text, JSONL as the same objects.
+    Call it after the commit, on the ledger the review ran on (see write_jobs).
+    """
+    import duckdb
+
+    kind = jobs_file_format(path)
+    _export_jobs(ledger, result)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        ((count,),) = ledger.query(f"reconcile/summarize/jobs_copy_{kind}", path=str(partial))
+        os.replace(partial, path)
+    except (OSError, duckdb.IOException) as exc:
+        reason = " ".join(str(exc).split())
+        raise EnvironmentFailure(f"--jobs {path}: could not write it ({reason})") from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    return int(count)
+
+
+def _export_jobs(ledger: Ledger, result: Review) -> None:
+    """The view jobs_export over the review's job_accounting, after a checkpoint when no
+    transaction is open."""
     if result.jobs is None:
         raise RelationError("write_jobs needs the Review that review() returned (it has no jobs)")
     result.jobs.check(ledger)
     if not ledger.in_transaction:
         ledger.execute("ledger/checkpoint")
-    ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
-    return replace(result, jobs_path=path)
+    ledger.execute("reconcile/summarize/jobs_export")

@@ -242,4 +242,8 @@ def build_weekly_report(
 def _csv_link(jobs: JobList | None) -> dict[str, str]:
     if jobs is None or jobs.csv_href is None:
         return {}
-    return {f"Every job of the week (CSV, {fmt.plural(jobs.total, 'job')})": jobs.csv_href}
+    every = fmt.plural(jobs.total, "job")
+    links = {f"Every job of the week (CSV, {every})": jobs.csv_href}
+    if jobs.parquet_href is not None:
+        links[f"Every job of the week (Parquet, {every})"] = jobs.parquet_href
+    return links
