@@ -101,6 +101,11 @@ class PrelaunchResult:
     estimate: CampaignEstimate
     gates: list[GateOutcome]
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_estimate
+
+        check_estimate(self.estimate)  # every identity the report prints (BrokenIdentity)
+
 
 def prepare(inputs: PrelaunchInputs) -> Prepared:
     """Check the inputs and parse the plan; InputError naming the field that is missing."""

@@ -73,6 +73,11 @@ class ReconcileResult:
     review: Review
     warnings: list[str]
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the review's figures print (BrokenIdentity)
+
 
 def previous_week(now: datetime | None = None) -> str:
     """The ISO week that ended most recently (`YYYY-Www`): what a Monday run reviews."""
@@ -295,6 +300,11 @@ class WeeklyResult:
     quality: QualityReport
     review: Review
     gates: list[GateOutcome]
+
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the report prints (BrokenIdentity)
 
     @property
     def folder(self) -> Path:
