@@ -199,7 +199,9 @@ def review(
         artifacts=_artifacts(ledger),
         accounting_by_week=accounting_by_week(session, week, cluster_tz),
         jobs=session.handle("job_accounting"),
-        warnings=tuple(diagnosis.review_warnings(findings)),
+        warnings=tuple(
+            diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
+        ),
         goodput=goodput,
     )
 

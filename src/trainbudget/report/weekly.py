@@ -168,6 +168,7 @@ def build_weekly_report(
     if review.failure_fraction is not None:
         summary.append(failure_fraction_line(review, week))
     summary.append(f"Main-run MFU: {mfu.describe()}.")
+    summary += [f"Note: {w}." for w in review.warnings]  # e.g. no registry: what to pass
     tables: list[Table] = []
     charts: list[Chart] = []
     variance = review.variance
