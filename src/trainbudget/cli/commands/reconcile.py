@@ -46,7 +46,11 @@ def reconcile(
     ] = None,
     week: Annotated[
         str | None,
-        typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).", metavar="WEEK"),
+        typer.Option(
+            help="ISO week to review, e.g. 2026-W48 (default: the weeks this run's --sacct "
+            "files cover, else the newest landed export's).",
+            metavar="WEEK",
+        ),
     ] = None,
     cluster_tz: Annotated[
         str, typer.Option(help="Time zone sacct printed its times in.", metavar="TZ")
