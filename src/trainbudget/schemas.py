@@ -32,7 +32,7 @@ from trainbudget.quality.rules import (
     FieldRule,
     TableRules,
 )
-from trainbudget.work_classes import WORK_CLASSES
+from trainbudget.vocabulary import WORK_CLASSES
 
 
 def _field(rules: TableRules, column: str) -> Any:

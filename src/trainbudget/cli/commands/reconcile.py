@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -58,10 +58,19 @@ def reconcile(
     sacct_delimiter: Annotated[
         str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
     ] = None,
-    sacct_format: Annotated[
+    sacct_fields: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated sacct --format of a headerless export.", metavar="FIELDS"
+            "--sacct-fields",
+            "--sacct-format",
+            help=(
+                "The columns of a headerless export: sacct field names, comma-separated, as "
+                "given to sacct --format. Needed unless every row reads in the default order "
+                "(JobID JobIDRaw JobName Account Partition State ExitCode Elapsed ElapsedRaw "
+                "Submit Start End AllocTRES ReqTRES NNodes AllocCPUS TRESUsageInTot), and a "
+                "file read in that order never replaces landed rows."
+            ),
+            metavar="FIELDS",
         ),
     ] = None,
     live: Annotated[
@@ -99,6 +108,7 @@ def reconcile(
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
     import tempfile
 
+    from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
     from trainbudget.reconcile.report import reconcile_payload
     from trainbudget.reconcile.review import jobs_file_format, write_jobs_file
@@ -117,39 +127,28 @@ def reconcile(
         cluster_tz=cluster_tz,
         cluster=cluster,
         sacct_delimiter=sacct_delimiter,
-        sacct_fields=[f.strip() for f in sacct_format.split(",")] if sacct_format else None,
+        sacct_fields=[f.strip() for f in sacct_fields.split(",")] if sacct_fields else None,
         live=live,
         clock_tolerance_s=clock_tolerance_seconds,
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
-        # One transaction around landing, review and printing: output that fails (a full
-        # disk, a closed pipe) leaves the ledger as it was.
+        # Commit, then print: the landing and review commit and the ledger closes before a
+        # line is written, so a closed pipe or a slow reader neither undoes nor holds it.
         book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
-        with Ledger.open(book_path) as book:
-            with book.transaction():
-                with working("landing and reconciling…"):
-                    inline = as_json and jobs is None
-                    result = reconcile(book, inputs, jobs_path if inline else None)
-                    payload = reconcile_payload(result)
-                for message in result.warnings:
-                    warn(message)
-                if jobs is None:
-                    _print(payload, result, as_json, jobs_path if as_json else None)
+        inline = as_json and jobs is None
+        with Ledger.open(book_path) as book, working("landing and reconciling…"):
+            result = reconcile(book, inputs, jobs_path if inline else None)
+            payload = reconcile_payload(result)
             if jobs is not None:
-                # After the commit: the file is written whole (temp + rename) or not at all.
-                with working("writing the jobs…"):
-                    count = write_jobs_file(book, result.review, jobs)
+                # After the commit, before the close: written whole (temp + rename) or not at all.
+                count = write_jobs_file(book, result.review, jobs)
                 payload |= {"jobs_file": str(jobs), "job_count": count}
-                _print(payload, result, as_json, None)
-
-
-def _print(payload: dict[str, Any], result: Any, as_json: bool, array: Path | None) -> None:
-    """The JSON object (with the jobs array streamed in from `array` when given) or the table."""
-    from trainbudget.cli.render.reconcile import render_reconcile
-
-    if array is not None:
-        emit_with_array(payload, "jobs", array, sys.stdout.buffer)
-    else:
-        top_jobs = result.review.top_jobs
-        emit(payload, as_json, lambda console: render_reconcile(console, payload, top_jobs))
+        for message in result.warnings:
+            warn(message)
+        if inline:
+            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer, committed=True)
+        else:
+            top_jobs = result.review.top_jobs
+            emit(payload, as_json, lambda console: render_reconcile(console, payload, top_jobs),
+                 committed=True)  # fmt: skip
