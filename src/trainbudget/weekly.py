@@ -292,6 +292,11 @@ class WeeklyResult:
     gates: list[GateOutcome]
     quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the report prints (BrokenIdentity)
+
     @property
     def folder(self) -> Path:
         return report_folder(self.prepared)

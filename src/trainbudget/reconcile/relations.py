@@ -176,6 +176,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/top_jobs",
                 "reconcile/summarize/failed_jobs",
                 "reconcile/summarize/accounting_by_week",
+                "reconcile/summarize/accounting_span",
                 "reconcile/calibrate/audit_runs",
                 "reconcile/summarize/jobs_export",
                 "reconcile/summarize/double_counts",

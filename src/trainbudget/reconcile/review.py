@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +20,16 @@ from trainbudget.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile.by_week import accounting_by_week
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
-from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
-from trainbudget.reconcile.history import covers_everything, untracked_before
+from trainbudget.reconcile.goodput import (
+    GoodputWeek,
+    campaign_goodput,
+    failure_fraction,
+    total,
+    up_to,
+)
+from trainbudget.reconcile.history import covers_everything, untracked_before, week_name
 from trainbudget.reconcile.relations import (
     RelationError,
     RelationHandle,
@@ -31,7 +38,7 @@ from trainbudget.reconcile.relations import (
 )
 from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
 from trainbudget.reconcile.timelines import TrackedJob
-from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
+from trainbudget.reconcile.variance import gpu_hours, plan_variance
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -77,11 +84,13 @@ class Review:
 
     `week` is the reviewed week (None: everything landed); `failed_jobs` the week's failed
     tracked jobs (empty without a week); `artifacts` every landed artifact;
-    `accounting_by_week` GPU-hours per ISO week over everything reconciled; `jobs` the
+    `accounting_by_week` GPU-hours per ISO week of every job, untracked included, up to the
+    end of the reviewed week (reconcile/by_week.py: they sum to the campaign to date); `jobs` the
     handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
     JSON array of the week's jobs once `write_jobs` has written it; `warnings` the lines for
     stderr that the diagnosis raised (probable double counts); `goodput` the main run's ETTR
-    and badput per week (reconcile/goodput.py); `forecast_audit` the main-run forecast against
+    and badput per week up to the end of the reviewed week (reconcile/goodput.py), the scope
+    of `failure_fraction` too; `forecast_audit` the main-run forecast against
     the campaign's measured reliability, line by line (reliability/audit.py), when the plan
     has a forecast.
     """
@@ -146,8 +155,14 @@ def review(
                 unlinked, {"allocated": 0, "useful": 0, "recovery": 0, "lost": 0, "jobs": 0}
             )
             row["allocated"] = row["allocated"] + earlier
-    main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
-    f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
+    # The main run (reconcile/goodput.py: main-class jobs and the retry jobs of their
+    # experiment) to the end of the reviewed week: f, ETTR and goodput share that one scope.
+    goodput = campaign_goodput(session, tracked, plan.campaign if plan else None)
+    if week_end is not None:
+        goodput = up_to(goodput, week_name(week_end - timedelta(days=7), cluster_tz))
+    to_date = total(goodput, None)
+    main = to_date.by_class()
+    f = failure_fraction(to_date)
     variance = None
     if plan is not None:
         actual = {c: r["allocated"] for c, r in by_class.items()}
@@ -182,12 +197,12 @@ def review(
         week=week,
         failed_jobs=_failed_jobs(session, week) if week else (),
         artifacts=_artifacts(ledger),
-        accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
+        accounting_by_week=accounting_by_week(session, week, cluster_tz),
         jobs=session.handle("job_accounting"),
         warnings=tuple(
             diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
         ),
-        goodput=campaign_goodput(session, tracked, plan.campaign if plan else None),
+        goodput=goodput,
     )
 
 
