@@ -1,9 +1,10 @@
 """The pre-launch procedure (seed 004, seed 001): pilot → traces → scaling gain → estimate → gates.
 
-Plain Python from typed inputs to a typed result. `run_prelaunch` chains the steps in order;
-flows/prelaunch_estimate.py runs the same steps as Prefect tasks (traces one task per rank,
-the scaling fit beside the landing). The plan is parsed once, in `prepare`; the landing and
-the decisions are one ledger transaction, so a failed step leaves the ledger as it was.
+Plain Python from typed inputs to a typed result. `run_prelaunch` is the sequence, written
+once: `trainbudget prelaunch` runs it with the inline step runner, flows/prelaunch_estimate.py
+with Prefect's (traces one task per rank, the scaling fit beside the landing; trainbudget.steps).
+The plan is parsed once, in `prepare`; the landing and the decisions are one ledger
+transaction, so a failed step leaves the ledger as it was.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget import run_log as said
 from trainbudget.errors import InputError
 from trainbudget.runs import RunSummary, run_folder
+from trainbudget.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -55,6 +58,9 @@ class PrelaunchInputs:
     bootstrap: int = 200
     seed: int = 0
     report_root: Path = Path("trainbudget-reports")
+    # The data snapshot the run trains on, checked and recorded by admission as `admit
+    # --data-snapshot` does (against the plan's gates.admission.data_snapshots).
+    data_snapshot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -153,13 +159,6 @@ def estimate_gain(prepared: Prepared) -> Gain:
     return Gain(predicted, scaling_figures(points, law, target, fits, CONFIDENCE))
 
 
-def summarize_traces(prepared: Prepared) -> list[RankSummary]:
-    """One summary per rank file, in this process (the flow maps them over its task runner)."""
-    from trainbudget.trace.summary import summarize_rank
-
-    return [summarize_rank(path) for path in prepared.trace_files]
-
-
 def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]) -> Landed:
     """Land the plan, the pilot step logs and the trace summaries; check the pilot's quality."""
     from trainbudget.pilot.land import land_pilot
@@ -217,6 +216,7 @@ def price_and_decide(
             checkpoint_supported=summary.checkpoint is not None,
             memory_per_gpu_gb=pilot_memory_gb(landed.pilot),
             runtime_hours=main_wall_hours(estimate, plan),
+            data_snapshot=prepared.inputs.data_snapshot,
         )
         worth = decide_run(estimate.compute_usd, gain.predicted, prepared.inputs.min_gain)
         gates = [admission, worth]
@@ -271,20 +271,36 @@ def summarize(result: PrelaunchResult, report_html: Path) -> RunSummary:
 
 
 def run_prelaunch(
-    inputs: PrelaunchInputs, ledger: Ledger
+    inputs: PrelaunchInputs, ledger: Ledger, steps: StepRunner = INLINE
 ) -> tuple[PrelaunchResult, dict[str, Any]]:
-    """The whole procedure in this process: what `trainbudget prelaunch` runs.
+    """The pre-launch procedure: what `trainbudget prelaunch` (inline steps) and the
+    prelaunch-estimate flow (Prefect tasks) both run.
 
     Returns the result and the summary.json object written beside report.html.
     """
-    from trainbudget.report.write import write_report
-    from trainbudget.runs import write_summary
+    from trainbudget.trace.summary import summarize_rank
 
-    prepared = prepare(inputs)
-    gain = estimate_gain(prepared)
-    summaries = summarize_traces(prepared)
-    with ledger.transaction():
-        landed = land_inputs(ledger, prepared, summaries)
-        result = price_and_decide(ledger, prepared, landed, gain)
-    files = write_report(build_report(result), prepared.folder)
-    return result, write_summary(summarize(result, files.html.resolve()))
+    prepared = steps.run("prepare", prepare, inputs, says=said.prelaunch_prepared)
+    steps.name_run(prepared.plan.campaign)
+    ranks = steps.map(
+        "summarize-trace-rank",
+        summarize_rank,
+        prepared.trace_files,
+        says=said.prelaunch_rank,
+        io=True,
+    )
+    gain = steps.submit("scaling-gain", estimate_gain, prepared, says=said.prelaunch_gain, io=True)
+    docs = prepared.folder / "data-docs"
+    # Steps that write inside the run's open transaction are not retried (io=False): a retry
+    # would run on top of the failed attempt's writes.
+    refused = steps.refused(prepared.run_name, f"{prepared.run_name}-verdict", docs)
+    with refused, ledger.transaction():
+        landed = steps.run(
+            "land-and-check", land_inputs, ledger, prepared, ranks, says=said.prelaunch_landed
+        )
+        result = steps.run(
+            "estimate-and-gates", price_and_decide, ledger, prepared, landed, gain.result(),
+            says=said.prelaunch_decided,
+        )  # fmt: skip
+    summary = summarize(result, (prepared.folder / "report.html").resolve())
+    return result, steps.publish(build_report(result), summary, prepared.run_name)

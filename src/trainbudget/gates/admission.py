@@ -113,11 +113,13 @@ def admit_planned_run(
     checkpoint_supported: bool,
     memory_per_gpu_gb: Decimal | None = None,
     runtime_hours: Decimal | None = None,
+    data_snapshot: str | None = None,
 ) -> GateOutcome:
     """Seed 001's admission of a plan's campaign under every limit the plan declares.
 
     The budget is `plan_budget`; the run asks for the main run's GPUs and, when the pilot
-    measured it, its peak memory per GPU.
+    measured it, its peak memory per GPU; `data_snapshot` is checked against the plan's
+    known snapshots and recorded with the decision, as for `admit --data-snapshot`.
     """
     limits, _ = plan_limits(plan)
     request = AdmissionRequest(
@@ -128,6 +130,7 @@ def admit_planned_run(
         gpus=plan.main.gpus,
         memory_per_gpu_gb=memory_per_gpu_gb,
         runtime_hours=runtime_hours,
+        data_snapshot=data_snapshot,
     )
     return admit_run(request, limits)
 
