@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.decision import PredictedGain
     from trainbudget.gates.outcome import GateOutcome
+    from trainbudget.gates.worth import CostBasis
     from trainbudget.ledger import Ledger
     from trainbudget.pilot.land import PilotResult
     from trainbudget.plan import Plan
@@ -304,3 +305,35 @@ def run_prelaunch(
         )  # fmt: skip
     summary = summarize(result, (prepared.folder / "report.html").resolve())
     return result, steps.publish(build_report(result), summary, prepared.run_name)
+
+
+def weighed_cost(plan: Plan, ledger: Ledger | None) -> tuple[CostBasis, dict[str, Any]]:
+    """What `decide --plan` weighs a gain against: the campaign's cost as the pre-launch run
+    prices it (the campaign's recorded MFU choice, else the plan's rule; the ledger's MTBF fit
+    when the plan says `mtbf: ledger`), and the plan's main run priced alone, from which the
+    cheaper alternatives are priced (an `estimate --json` payload)."""
+    from trainbudget.estimate.campaign import main_peak
+    from trainbudget.estimate.catalog import get_accelerator
+    from trainbudget.estimate.mfu_rule import choose_mfu, estimate_campaign, stored_choice
+    from trainbudget.estimate.run_payload import estimate_payload
+    from trainbudget.gates.worth import CostBasis
+    from trainbudget.reliability import plan_ledger_curve
+
+    main = plan.main
+    if main.params is None or main.tokens is None:
+        raise InputError(
+            "main.params: decide --plan prices the alternatives from the main run's params and "
+            "tokens, and this plan fixes only its hours"
+        )
+    choice = stored_choice(ledger, plan) if ledger is not None else choose_mfu(plan)
+    curve = plan_ledger_curve(ledger, plan) if ledger is not None else None
+    campaign = estimate_campaign(plan, choice, curve)
+    wall_days = main_wall_hours(campaign, plan) / 24
+    cost = CostBasis("campaign", campaign.compute_usd, campaign.planned_gpu_hours, wall_days)
+    clean = estimate_payload(
+        params=main.params, tokens=main.tokens, gpus=main.gpus, price=plan.prices.gpu_hour_usd,
+        accelerator=get_accelerator(main.gpu) if main.gpu else None,
+        peak_flops_per_second=main_peak(plan), peak_source="plan main", precision=main.precision,
+        mfu=choice.mfu, model_class=main.model_class,
+    )  # fmt: skip
+    return cost, clean
