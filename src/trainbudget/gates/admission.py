@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative, optional_non_negative
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 Workload = Literal["experiment", "retraining"]
 Priority = Literal["normal", "high"]
 Candidate = Literal["exploratory", "production"]
+# The words each of those takes, for a command line to check its options against.
+REQUEST_WORDS = {
+    "workload": get_args(Workload),
+    "priority": get_args(Priority),
+    "candidate": get_args(Candidate),
+}
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,24 @@ def plan_limits(
     if unknown:
         raise InputError(f"{unknown[0]}: not a queue limit (one of {', '.join(sorted(known))})")
     return replace(limits, **given), budget
+
+
+def check_request_words(**given: str) -> None:
+    """InputError naming the option (`--workload`, ...) whose word is not one of REQUEST_WORDS."""
+    for name, value in given.items():
+        allowed = REQUEST_WORDS[name]
+        if value not in allowed:
+            raise InputError(f"--{name}: must be one of {', '.join(allowed)}, got {value!r}")
+
+
+def requested_budget(given: Decimal | None, plan: Plan | None) -> Decimal:
+    """The budget a request is judged against: the one given, else the plan's (`plan_budget`);
+    InputError when there is neither."""
+    if given is not None:
+        return given
+    if plan is not None:
+        return plan_budget(plan)
+    raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
 
 
 def plan_budget(plan: Plan) -> Decimal:

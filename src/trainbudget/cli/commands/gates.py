@@ -21,7 +21,6 @@ from trainbudget.cli.options import (
     whole_option,
 )
 from trainbudget.cli.output import emit, lazy
-from trainbudget.errors import InputError
 
 
 def admit(
@@ -138,22 +137,22 @@ def admit(
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
     render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
-    from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
+    from trainbudget.gates.admission import (
+        AdmissionRequest,
+        admit_run,
+        check_request_words,
+        plan_limits,
+        requested_budget,
+    )
 
-    for flag, value, allowed in (
-        ("--workload", workload, ("experiment", "retraining")),
-        ("--priority", priority, ("normal", "high")),
-        ("--candidate", candidate, ("exploratory", "production")),
-    ):
-        if value not in allowed:
-            raise InputError(f"{flag}: must be one of {', '.join(allowed)}, got {value!r}")
+    check_request_words(workload=workload, priority=priority, candidate=candidate)
 
     loaded_plan = None
     if plan is not None:
         from trainbudget.plan import load_plan
 
         loaded_plan = load_plan(plan)
-    limits, budget = plan_limits(
+    limits, _ = plan_limits(
         loaded_plan,
         {
             "max_gpus": max_gpus,
@@ -169,13 +168,7 @@ def admit(
             "require_data_snapshot": require_data_snapshot or None,
         },
     )
-    given = parse.amount("--budget-gpu-hours", budget_gpu_hours)
-    if given is not None:
-        budget = given
-    elif loaded_plan is not None:
-        budget = plan_budget(loaded_plan)
-    if budget is None:
-        raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
+    budget = requested_budget(parse.amount("--budget-gpu-hours", budget_gpu_hours), loaded_plan)
     request = AdmissionRequest(
         estimated_gpu_hours=parse.amount("--estimated-gpu-hours", estimated_gpu_hours),
         budget_gpu_hours=budget,

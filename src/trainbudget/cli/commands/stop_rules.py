@@ -101,7 +101,7 @@ def stop_rules(
         RunProgress,
         declare_stop_rules,
         evaluate_stop_rules,
-        planned_stop_rules,
+        plan_stop_rules,
     )
 
     histories = dict(_history(text) for text in metric or [])
@@ -109,10 +109,7 @@ def stop_rules(
         from trainbudget.plan import load_plan
 
         loaded = load_plan(plan)
-        section = loaded.gates.stop_rules if loaded.gates else None
-        if section is None:
-            raise InputError(f"{plan}: gates.stop_rules: the plan declares no stop rules")
-        rules = planned_stop_rules(section)
+        rules = plan_stop_rules(loaded, plan)
         campaign = campaign or loaded.campaign
     else:
         early = None
