@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget import run_log as said
 from trainbudget.errors import InputError
+from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
 from trainbudget.reconcile.report import ReconcileResult
 from trainbudget.runs import RunSummary, run_folder
 from trainbudget.steps import INLINE, StepRunner
@@ -315,6 +316,7 @@ def landing_warnings(landed: list[Landed]) -> list[str]:
             )
         if item.already_landed:
             warnings.append(f"{item.path}: already landed (same content); nothing new")
+        warnings += [f"{item.path}: {note}" for note in item.notes]
     return warnings
 
 
@@ -328,10 +330,24 @@ class WeeklyResult:
     quality: QualityReport
     review: Review
     gates: list[GateOutcome]
+    quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
+
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the report prints (BrokenIdentity)
 
     @property
     def folder(self) -> Path:
         return report_folder(self.prepared)
+
+
+def landed_quarantine(landed: list[Landed]) -> QuarantineSummary:
+    """What this run's landing quarantined, file by file (the result's `quarantine`)."""
+    return QuarantineSummary.of(
+        QuarantinedFile(item.path, item.kind, item.rows_quarantined, item.first_rejection)
+        for item in landed
+    )
 
 
 def report_folder(prepared: PreparedWeek) -> Path:
@@ -342,23 +358,33 @@ def report_folder(prepared: PreparedWeek) -> Path:
 
 def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
     """The weekly review's report (verdicts first). With the jobs JSON written, every job goes
-    to jobs.csv beside the report and the report shows the `top_jobs` largest (default 25)."""
+    to jobs.csv and jobs.parquet beside the report and the report shows the `top_jobs` largest
+    (default 25)."""
     from trainbudget.report.jobs import TOP_JOBS, JobList
+    from trainbudget.report.quarantine import with_quarantine
     from trainbudget.report.weekly import build_weekly_report
 
     assert result.prepared.week is not None
     jobs = None
     if result.review.jobs_path is not None:
-        from trainbudget.job_files import CSV_NAME, largest_jobs, write_jobs_csv
+        from trainbudget.job_files import (
+            CSV_NAME,
+            PARQUET_NAME,
+            largest_jobs,
+            write_jobs_csv,
+            write_jobs_parquet,
+        )
 
         csv = result.folder / CSV_NAME
         write_jobs_csv(result.review.jobs_path, csv)
+        write_jobs_parquet(result.review.jobs_path, result.folder / PARQUET_NAME)
         largest = largest_jobs(csv, TOP_JOBS if top_jobs is None else top_jobs)
-        jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME)
-    return build_weekly_report(
+        jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME, PARQUET_NAME)
+    report = build_weekly_report(
         result.plan, result.prepared.week, result.review, result.gates, result.quality,
         result.folder, result.mfu, jobs,
     )  # fmt: skip
+    return with_quarantine(report, result.quarantine)
 
 
 def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
@@ -372,7 +398,11 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
         mfu=result.mfu,
         gates=result.gates,
         report=report_html,
-        extra={"totals": result.review.totals, "goodput": _goodput(result)},
+        extra={
+            "totals": result.review.totals,
+            "goodput": _goodput(result),
+            "quarantined": result.quarantine.payload(),
+        },
     )
 
 
@@ -400,7 +430,10 @@ def run_weekly(
         )  # fmt: skip
     assert done.plan is not None and done.mfu is not None and done.quality is not None
     assert done.gates is not None
-    result = WeeklyResult(prepared, done.plan, done.mfu, done.quality, done.review, done.gates)
+    result = WeeklyResult(
+        prepared, done.plan, done.mfu, done.quality, done.review, done.gates,
+        landed_quarantine(done.landed),
+    )  # fmt: skip
     summary = summarize(result, (folder / "report.html").resolve())
     return result, steps.publish(build_report(result), summary, key)
 

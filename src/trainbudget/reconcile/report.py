@@ -33,6 +33,11 @@ class ReconcileResult:
     warnings: list[str]
     variance: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the review's figures print (BrokenIdentity)
+
 
 def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
     """Contract keys: jobs, totals, variance, diagnosis (DESIGN.md); the rest is detail."""
@@ -54,4 +59,5 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "calibration": rv.calibration,
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
         "forecast_audit": list(rv.forecast_audit),
+        "warnings": list(result.warnings),  # each also a line on stderr
     }

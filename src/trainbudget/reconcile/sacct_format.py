@@ -89,7 +89,7 @@ def detect_layout(
         names = parts[:-1] if trailing else parts
         columns = tuple(n.strip().lower() for n in names)
         if fields and [f.lower() for f in fields] != list(columns):
-            raise InputError(f"{path}:1: header names {names} but sacct_format says {fields}")
+            raise InputError(f"{path}:1: header names {names} but --sacct-fields says {fields}")
     else:
         columns = tuple(f.strip().lower() for f in (fields or TARGET_FIELDS))
         # --parsable prints one more delimiter than fields; --parsable2 does not.
@@ -97,7 +97,7 @@ def detect_layout(
     if "jobid" not in columns or "state" not in columns:
         raise InputError(
             f"{path}:1: sacct columns must include JobID and State, found {list(columns)} "
-            "(give sacct_format, the field list, for a headerless file in another format)"
+            "(give --sacct-fields, the field list, for a headerless file in another format)"
         )
     if "elapsed" not in columns and "elapsedraw" not in columns:
         raise InputError(f"{path}:1: sacct columns must include Elapsed or ElapsedRaw")

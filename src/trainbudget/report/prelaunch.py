@@ -239,6 +239,13 @@ def forecast_table(forecast: Forecast) -> Table:
         f"{fmt.number(forecast.checkpoint_interval_minutes, 1)} min "
         f"({forecast.checkpoint_interval_source})."
     )
+    if forecast.band is not None:
+        band = forecast.band
+        note += (
+            f" Band p10–p50–p90: {fmt.gpu_hours(band.p10)} – {fmt.gpu_hours(band.p50)} – "
+            f"{fmt.gpu_hours(band.p90)} GPU-hours (throughput: {forecast.throughput_source}); "
+            f"the input that moves it most: {band.moved_most_by}."
+        )
     return Table.of("Main-run forecast", rows, FORECAST_COLUMNS, note)
 
 
@@ -282,8 +289,15 @@ def build_prelaunch_report(
             "Sensitivity grid",
             grid,
             SENSITIVITY_COLUMNS,
-            "Campaign GPU-hours P + n·T·(1+f) + E for n attempts of the main run T at "
-            "failure and recovery fraction f; it replaces the retry line, never adds to it.",
+            "Campaign GPU-hours P + n·T·(1+f) + E (+ D) for n attempts of the main run T at "
+            "failure and recovery fraction f; it replaces the retry line, never adds to it. "
+            'P, E and D are the pilot, evaluation and diagnostic lines of "Campaign lines"; '
+            + (
+                'T is the compute line of "Main-run forecast" (the forecast\'s f adds its '
+                "overheads)."
+                if estimate.forecast is not None
+                else "T is its main line."
+            ),
         ),
     ]
     if estimate.forecast is not None:

@@ -186,8 +186,11 @@ def decide(
             recorded_inputs={"fit": str(fit) if fit else None, "plan": str(plan) if plan else None},
         )  # fmt: skip
 
-    def shown(payload: dict[str, Any]) -> None:
-        emit(payload, as_json, lambda console: render_decision(console, payload))
+    def shown(payload: dict[str, Any], committed: bool = False) -> None:
+        emit(
+            payload, as_json, lambda console: render_decision(console, payload),
+            committed=committed,
+        )  # fmt: skip
 
     if no_ledger:
         shown(weigh(None)[1])
@@ -205,8 +208,8 @@ def decide(
         payload["decision_id"] = record_decision(
             book, recorded, campaign_id=campaign_id, run_id=run_id
         )
-        # Inside the transaction: a verdict that cannot be printed is not recorded either.
-        shown(payload)
+    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
+    shown(payload, committed=True)
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
