@@ -2,7 +2,7 @@
 
 `prelaunch.run_prelaunch` and `weekly.run_weekly` are written once, as a sequence of named
 steps handed to a `StepRunner`. The command line passes `INLINE` (each step a plain call in
-this process); the flows pass their Prefect runner (flows/flow_support.py: each step a task,
+this process); the flows pass their Prefect runner (flows/prefect_steps.py: each step a task,
 `map` one task per item on the flow's task runner, `submit` running beside the next steps,
 each task's sentence in the run's log). Nothing here imports Prefect.
 """
