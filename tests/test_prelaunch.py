@@ -193,3 +193,17 @@ def test_the_data_snapshot_is_checked_and_recorded_as_admit_does(
     )  # fmt: skip
     assert admit.code == 0, admit.stderr
     assert admit.json()["state"] == outcome
+
+
+def test_prelaunch_takes_the_data_snapshot_on_the_command_line(tmp_path: Path, cli) -> None:
+    demo = demo_inputs()
+    plan = tmp_path / "snapshot.plan.yaml"
+    plan.write_text(demo.plan.read_text(encoding="utf-8") + SNAPSHOT_GATE, encoding="utf-8")
+    run = cli(
+        "--ledger", str(tmp_path / "l.duckdb"), "prelaunch", str(plan),
+        *(a for p in demo.pilot_logs for a in ("--pilot-log", str(p))), "--gain", "0.2",
+        "--gain-uncertainty", "0.05", "--data-snapshot", "fineweb-edu-2026-10-01",
+        "--report-root", str(tmp_path / "r"), "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert {g["gate"]: g["outcome"] for g in run.json()["gates"]}["admission"] == "admit"

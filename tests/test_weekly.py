@@ -137,6 +137,8 @@ def test_a_clean_week_has_no_quarantine_verdict(tmp_path: Path) -> None:
         result, summary = run_weekly(_inputs(tmp_path), book)
     assert summary["quarantined"] == {"rows": 0, "files": []}
     assert all(v.subject != "quarantine" for v in build_report(result).verdicts)
+
+
 def test_a_review_without_a_registry_says_what_to_pass(tmp_path: Path) -> None:
     """issue 23: without a registry every job's class is unknown; the weekly review's report
     and warnings say what the registry is for and how to pass it (once), not with one."""
