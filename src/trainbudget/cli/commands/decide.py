@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
     GpuOption,
     GpuTflopsOption,
@@ -25,10 +26,9 @@ from trainbudget.cli.options import (
     ModelClassOption,
     NoLedgerOption,
     PrecisionOption,
-    ledger_path,
     value_option,
 )
-from trainbudget.cli.output import emit, lazy, warn
+from trainbudget.cli.output import lazy, warn
 from trainbudget.errors import InputError
 
 # Without --plan the run is given by these; with it, by the plan's main run.
@@ -186,30 +186,16 @@ def decide(
             recorded_inputs={"fit": str(fit) if fit else None, "plan": str(plan) if plan else None},
         )  # fmt: skip
 
-    def shown(payload: dict[str, Any], committed: bool = False) -> None:
-        emit(
-            payload, as_json, lambda console: render_decision(console, payload),
-            committed=committed,
-        )  # fmt: skip
+    campaign_id = campaign
+    if plan is not None and campaign_id is None:
+        from trainbudget.plan import load_plan
 
-    if no_ledger:
-        shown(weigh(None)[1])
-        return
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
-
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        from trainbudget.plan import land_plan, load_plan
-
-        if plan is not None:
-            land_plan(book, plan)
-        recorded, payload = weigh(book)
-        campaign_id = campaign or (load_plan(plan).campaign if plan else None)
-        payload["decision_id"] = record_decision(
-            book, recorded, campaign_id=campaign_id, run_id=run_id
-        )
-    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    shown(payload, committed=True)
+        campaign_id = load_plan(plan).campaign
+    record_or_emit(
+        ctx, ledger, no_ledger=no_ledger, decide=weigh,
+        campaign_id=campaign_id, run_id=run_id,
+        as_json=as_json, render=render_decision, plan=plan,
+    )  # fmt: skip
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
     JsonOption,
     LedgerOption,
@@ -196,22 +197,11 @@ def admit(
         "run_id": run_id,
         "decision_id": None,
     }
-    if no_ledger:
-        emit(payload, as_json, lambda console: render_admission(console, payload))
-        return
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
-
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        if plan is not None:
-            from trainbudget.plan import land_plan
-
-            land_plan(book, plan)
-        payload["decision_id"] = record_decision(
-            book, outcome, campaign_id=campaign_id, run_id=run_id
-        )
-    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_admission(console, payload), committed=True)
+    record_or_emit(
+        ctx, ledger, no_ledger=no_ledger, decide=lambda _: (outcome, payload),
+        campaign_id=campaign_id, run_id=run_id, as_json=as_json, render=render_admission,
+        plan=plan,
+    )  # fmt: skip
 
 
 def decisions(
