@@ -69,12 +69,13 @@ def weekly_review(
     )
     with refused, ledger_slot(), Ledger.open(ledger) as book:
         with book.transaction():
-            land(book, prepared)
+            landed = land(book, prepared)
             quality = check(book, prepared, folder / "data-docs")
             the_plan, mfu, result = review(book, prepared)
             gates = decide(book, prepared, the_plan, result)
         folder.mkdir(parents=True, exist_ok=True)
         result = write_jobs_task(book, result, folder / "jobs.json")
-    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates)
+    quarantine = weekly.landed_quarantine(landed)
+    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates, quarantine)
     summary = weekly.summarize(done, (folder / "report.html").resolve())
     return finished(publish_run(weekly.build_report(done), summary, key))

@@ -28,7 +28,7 @@ def report_failure(exc: Exception) -> int:
     """Print `exc` as one `trainbudget: error: ...` line on stderr; return the exit code."""
     code, message = classify(exc)
     if code == 1 and _stdout_broken(exc):
-        _silence_stdout()
+        silence_stdout()
     with contextlib.suppress(OSError):  # stderr itself gone: the exit code is all that is left
         print(f"trainbudget: error: {message}", file=sys.stderr, flush=True)
     return code
@@ -72,7 +72,7 @@ def _stdout_broken(exc: BaseException) -> bool:
     )
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail a second time."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -32,7 +32,7 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         )
         console.print(f"migrations applied now: {done}")
 
-    emit(payload, as_json, render)
+    emit(payload, as_json, render, committed=True)
 
 
 @app.command("info")
@@ -81,7 +81,7 @@ def export(
     """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage)."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
-    from trainbudget.ledger_parquet import export_ledger
+    from trainbudget.ledger.transfer import export_ledger
 
     with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         result = export_ledger(book, folder)
@@ -98,13 +98,11 @@ def import_(
 ) -> None:
     """Build a new ledger from a `ledger export` folder, row for row, in one transaction."""
     from trainbudget.cli.output import emit
-    from trainbudget.ledger_parquet import import_ledger
+    from trainbudget.ledger.transfer import import_ledger
 
-    def report(result) -> None:  # inside the transaction: a failed print imports nothing
-        payload = _transfer_payload(result, "ledger")
-        emit(payload, as_json, _render_transfer(payload, "imported into"))
-
-    import_ledger(folder, ledger_path(ctx, ledger), before_commit=report)
+    # Imported and the new ledger closed, then printed (cli/output.py: commit, then print).
+    payload = _transfer_payload(import_ledger(folder, ledger_path(ctx, ledger)), "ledger")
+    emit(payload, as_json, _render_transfer(payload, "imported into"), committed=True)
 
 
 def _transfer_payload(result, key: str) -> dict:

@@ -16,7 +16,7 @@ from trainbudget.errors import InputError, LedgerBusyError
 from trainbudget.ledger import Ledger, migrations, resolve_ledger_path
 from trainbudget.plan import land_plan
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAN = REPO_ROOT / "examples" / "demo-7b.plan.yaml"
 
 

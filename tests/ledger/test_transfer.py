@@ -10,9 +10,9 @@ import pytest
 
 from trainbudget.errors import InputError
 from trainbudget.ledger import Ledger
-from trainbudget.ledger_parquet import MANIFEST, export_ledger, import_ledger
+from trainbudget.ledger.transfer import MANIFEST, export_ledger, import_ledger
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "src" / "trainbudget" / "demo_data"
 FIXTURES = ROOT / "tests" / "fixtures" / "traces"
 BIG_FLOPS = 10**30 + 7  # beyond a double's 53 bits: a lossy copy would change it

@@ -12,28 +12,25 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from trainbudget.errors import InputError
-from trainbudget.ledger_file import connect as _connect
-from trainbudget.ledger_file import missing_folders as _missing_folders
-from trainbudget.ledger_file import remove_created as _remove_created
+from trainbudget.ledger.file import connect as _connect
+from trainbudget.ledger.file import missing_folders as _missing_folders
+from trainbudget.ledger.file import remove_created as _remove_created
+from trainbudget.ledger.sql_files import load_sql, migrations
 from trainbudget.ledger_location import classify_ledger_location, damage_reported
-from trainbudget.permissions import restrict_new_files
-from trainbudget.resources import resource_dir
+from trainbudget.permissions import hold_private_umask
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
 LEDGER_ENV = "TRAINBUDGET_LEDGER"
-_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
@@ -48,29 +45,6 @@ def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
             "this build; give a ledger file"
         )
     return Path(location)
-
-
-@cache
-def load_sql(name: str) -> str:
-    """Return the text of sql/<name>.sql, e.g. load_sql("ledger/find_source")."""
-    path = resource_dir("sql") / f"{name}.sql"
-    if not path.is_file():
-        raise KeyError(f"no SQL file named {name!r} (looked for {path})")
-    return path.read_text(encoding="utf-8")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered schema migrations in sql/schema/, in order: (version, name, sql)."""
-    found = []
-    for path in sorted((resource_dir("sql") / "schema").glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if not match:
-            raise ValueError(f"migration file {path.name} is not named NNN_name.sql")
-        found.append((int(match.group(1)), path.stem, path.read_text(encoding="utf-8")))
-    versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise ValueError(f"two migrations share a number in {versions}")
-    return found
 
 
 def sha256_of(path: Path) -> str:
@@ -129,6 +103,7 @@ class Ledger:
         self.con = connection
         self._in_transaction = False
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
+        self._release_umask: Callable[[], None] = _nothing  # Ledger.open's, until close()
 
     @classmethod
     def open(
@@ -145,7 +120,8 @@ class Ledger:
         fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
         """
         resolved = resolve_ledger_path(path)
-        restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
+        # The ledger and its WAL hold users and accounts: 0600 while open, umask restored on close.
+        release_umask = hold_private_umask()
         created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
         ledger = None
         try:
@@ -153,12 +129,14 @@ class Ledger:
             wait = _WAIT["seconds"] if wait_s is None else wait_s
             ledger = cls(resolved, _connect(resolved, read_only=False, wait_s=wait))
             ledger._created = created
+            ledger._release_umask = release_umask
             if migrate:
                 with damage_reported(resolved):
                     ledger.migrate()
         except BaseException:
             if ledger is not None:
                 ledger.close()
+            release_umask()
             _remove_created(created)
             raise
         return ledger
@@ -199,6 +177,7 @@ class Ledger:
 
     def close(self) -> None:
         self.con.close()
+        self._release_umask()
 
     # --- schema -------------------------------------------------------------------------
 
@@ -393,3 +372,7 @@ class Ledger:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _nothing() -> None:
+    pass
