@@ -19,6 +19,7 @@ from flow_support import IO_RETRIES, finished, publish, say_when_refused, task_r
 from ledger_slot import ledger_slot
 from trainbudget import prelaunch
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.retry import retrying
 from trainbudget.plan import load_plan
 from trainbudget.trace.summary import summarize_rank
 
@@ -68,9 +69,15 @@ def prelaunch_estimate(
     predicted = fit_gain.submit(prepared)
     docs = prepared.folder / "data-docs"
     refused = say_when_refused(prepared.run_name, f"{prepared.run_name}-verdict", docs)
-    with refused, ledger_slot(), Ledger.open(ledger) as book, book.transaction():
-        landed = land(book, prepared, [rank.result() for rank in ranks])
-        result = decide(book, prepared, landed, predicted.result())
+
+    def write() -> prelaunch.PrelaunchResult:
+        # One transaction; on the team ledger a conflicting commit runs it again whole.
+        with Ledger.open(ledger) as book, book.transaction():
+            landed = land(book, prepared, [rank.result() for rank in ranks])
+            return decide(book, prepared, landed, predicted.result())
+
+    with refused, ledger_slot(ledger):
+        result = retrying(write, what="the pre-launch run's ledger writes")
     report = prelaunch.build_report(result)
     summary = prelaunch.summarize(result, (prepared.folder / "report.html").resolve())
     return finished(publish_run(report, summary, prepared.run_name))

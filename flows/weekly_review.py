@@ -19,6 +19,7 @@ from flow_support import finished, publish, say_when_refused
 from ledger_slot import ledger_slot
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.retry import retrying
 from trainbudget.plan import load_plan
 from trainbudget.reconcile.review import write_jobs
 
@@ -67,14 +68,28 @@ def weekly_review(
     refused = say_when_refused(
         f"Weekly review {folder.name}", f"{key}-verdict", folder / "data-docs"
     )
-    with refused, ledger_slot(), Ledger.open(ledger) as book:
-        with book.transaction():
-            land(book, prepared)
-            quality = check(book, prepared, folder / "data-docs")
-            the_plan, mfu, result = review(book, prepared)
-            gates = decide(book, prepared, the_plan, result)
-        folder.mkdir(parents=True, exist_ok=True)
-        result = write_jobs_task(book, result, folder / "jobs.json")
+
+    def write() -> tuple:
+        # One transaction; on the team ledger a conflicting commit runs it again whole.
+        with Ledger.open(ledger) as book:
+            with book.transaction():
+                land(book, prepared)
+                quality = check(book, prepared, folder / "data-docs")
+                the_plan, mfu, result = review(book, prepared)
+                gates = decide(book, prepared, the_plan, result)
+            folder.mkdir(parents=True, exist_ok=True)
+            return (
+                quality,
+                the_plan,
+                mfu,
+                write_jobs_task(book, result, folder / "jobs.json"),
+                gates,
+            )
+
+    with refused, ledger_slot(ledger):
+        quality, the_plan, mfu, result, gates = retrying(
+            write, what="the weekly review's ledger writes"
+        )
     done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates)
     summary = weekly.summarize(done, (folder / "report.html").resolve())
     return finished(publish_run(weekly.build_report(done), summary, key))

@@ -35,7 +35,8 @@ from trainbudget.cli.commands import ui as ui_commands
 from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
-from trainbudget.cli.options import LedgerOption, WaitOption, apply_wait
+from trainbudget.cli.options import LedgerDataOption, LedgerOption, WaitOption, apply_wait
+from trainbudget.ledger.retry import retrying
 
 install_coercion()
 app = typer.Typer(
@@ -60,6 +61,7 @@ def _print_version(value: bool) -> None:
 def _global_options(
     ctx: typer.Context,
     ledger: LedgerOption = None,
+    ledger_data: LedgerDataOption = None,
     wait: WaitOption = None,
     version: Annotated[
         bool,
@@ -73,6 +75,10 @@ def _global_options(
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
     ctx.obj = {"ledger": ledger, "debug": debug}
     apply_wait(wait)
+    if ledger_data is not None:
+        from trainbudget.ledger.location import set_default_data_path
+
+        set_default_data_path(ledger_data)
     _STATE["debug"] = debug
 
 
@@ -98,7 +104,7 @@ app.add_typer(ledger_commands.app, name="ledger")
 apply_conventions(app)
 
 # The global options that take a value (the app callback's), skipped to find the command.
-_GLOBAL_VALUED = ("--ledger", "--wait")
+_GLOBAL_VALUED = ("--ledger", "--ledger-data", "--wait")
 
 
 def _invoked_command(argv: list[str]) -> str | None:
@@ -133,6 +139,11 @@ def _only_command(name: str | None) -> Iterator[None]:
 _STATE: dict[str, bool] = {"debug": False}
 
 
+def _run(argv: list[str] | None) -> object:
+    with _only_command(_invoked_command(sys.argv[1:] if argv is None else argv)):
+        return app(args=argv, prog_name="trainbudget", standalone_mode=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code: 0 success, 2 bad input or usage, 1 environment.
 
@@ -141,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     """
     _STATE["debug"] = False
     try:
-        with _only_command(_invoked_command(sys.argv[1:] if argv is None else argv)):
-            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+        # On the team ledger a commit that conflicts with another run's is rolled back
+        # whole; the command then runs again from the start (nothing was printed yet).
+        result = retrying(lambda: _run(argv), what="the command")
         sys.stdout.flush()  # a full disk or closed pipe on stdout is an error of this run
     except typer.Exit as exc:
         return exc.exit_code

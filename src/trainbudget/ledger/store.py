@@ -9,6 +9,7 @@ are sql/schema/NNN_name.sql.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,21 +23,29 @@ from typing import Any
 import duckdb
 
 from trainbudget.errors import InputError
+from trainbudget.ledger import team
 from trainbudget.ledger.file import connect as _connect
 from trainbudget.ledger.file import missing_folders as _missing_folders
 from trainbudget.ledger.file import remove_created as _remove_created
+from trainbudget.ledger.location import TeamLocation, resolve_location
 from trainbudget.ledger.sql_files import load_sql, migrations
 from trainbudget.permissions import restrict_new_files
 
-DEFAULT_LEDGER = "trainbudget.duckdb"
-LEDGER_ENV = "TRAINBUDGET_LEDGER"
+# SQL that means something only to the DuckDB file: on the team ledger CHECKPOINT would run
+# DuckLake's whole maintenance (`trainbudget ledger maintain` does that, on a schedule).
+_FILE_ONLY = {"ledger/checkpoint"}
+# How often a team ledger's first open re-reads the schema when another process migrates it.
+_MIGRATE_TRIES = 5
 
 
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """Ledger location: the --ledger option, else $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb."""
-    if option:
-        return Path(option)
-    return Path(os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
+    """Ledger location as a path: the --ledger option, else $TRAINBUDGET_LEDGER, else
+    ./trainbudget.duckdb. For the team ledger, its data folder (or the location's text):
+    things a run writes beside the ledger (live sacct output) go next to it."""
+    location = resolve_location(option)
+    if isinstance(location, TeamLocation):
+        return Path(location.data_path or ".") / "ledger"
+    return location
 
 
 def sha256_of(path: Path) -> str:
@@ -88,13 +97,25 @@ def set_default_wait(seconds: float) -> None:
 
 
 class Ledger:
-    """An open ledger file. Use `Ledger.open(path)`; close it, or use it as a context manager."""
+    """An open ledger: the DuckDB file, or the team ledger (DuckLake on PostgreSQL). Use
+    `Ledger.open(location)`; close it, or use it as a context manager."""
 
-    def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection) -> None:
+    def __init__(
+        self,
+        path: Path,
+        connection: duckdb.DuckDBPyConnection,
+        location: TeamLocation | None = None,
+    ) -> None:
         self.path = path
         self.con = connection
+        self.team = location  # None for the DuckDB file
         self._in_transaction = False
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
+
+    @property
+    def location(self) -> str:
+        """Where the ledger is, for messages: the file's path, or `ducklake:postgres:...`."""
+        return str(self.team) if self.team else str(self.path)
 
     @classmethod
     def open(
@@ -110,7 +131,10 @@ class Ledger:
         A ledger this call creates is removed again, with the folders it made, if opening it
         fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
         """
-        resolved = resolve_ledger_path(path)
+        location = resolve_location(path)
+        if isinstance(location, TeamLocation):
+            return cls._open_team(location, migrate=migrate, read_only=False)
+        resolved = location
         restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
         created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
         ledger = None
@@ -136,7 +160,10 @@ class Ledger:
         a ledger whose schema is behind this version is migrated first (the file exists, so
         nothing is created), as `Ledger.open` would.
         """
-        resolved = resolve_ledger_path(path)
+        location = resolve_location(path)
+        if isinstance(location, TeamLocation):
+            return cls._open_team(location, migrate=True, read_only=False)
+        resolved = location
         if not resolved.is_file():
             raise InputError(
                 f"ledger: no ledger at {resolved} (`trainbudget ledger init` creates one)"
@@ -153,6 +180,24 @@ class Ledger:
             ledger = cls.open(resolved)
         return ledger
 
+    @classmethod
+    def _open_team(cls, location: TeamLocation, *, migrate: bool, read_only: bool) -> Ledger:
+        restrict_new_files()  # the Parquet files hold users and accounts too
+        con = team.connect(location, read_only=read_only)
+        ledger = cls(resolve_ledger_path(location), con, location)
+        try:
+            if migrate:
+                ledger.migrate()
+        except BaseException:
+            ledger.close()
+            raise
+        return ledger
+
+    @property
+    def is_team(self) -> bool:
+        """Whether this is the team ledger (DuckLake), where several writers commit at once."""
+        return self.team is not None
+
     def __enter__(self) -> Ledger:
         return self
 
@@ -167,30 +212,51 @@ class Ledger:
     # --- schema -------------------------------------------------------------------------
 
     def applied_versions(self) -> list[int]:
-        self.con.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version ("
-            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
-        )
+        if not self._has_schema_version():
+            with self.transaction():
+                self._ddl(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                    "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
+                )
+                if self.is_team:
+                    team.ensure_claims_schema(self.con)
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def existing_versions(self) -> list[int]:
         """The applied schema versions, without creating anything (for read-only ledgers)."""
-        found = self.con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version'"
-        ).fetchone()[0]
-        if not found:
-            raise InputError(f"ledger {self.path}: a DuckDB file, but not a trainbudget ledger")
+        if not self._has_schema_version():
+            raise InputError(f"ledger {self.location}: a DuckDB file, but not a trainbudget ledger")
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
+    def _has_schema_version(self) -> bool:
+        return bool(
+            self.con.execute(
+                "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version' "
+                "AND database_name = current_database() AND schema_name = 'main'"
+            ).fetchone()[0]
+        )
+
     def migrate(self) -> list[int]:
-        """Apply pending migrations, each in its own transaction; return the versions applied."""
+        """Apply pending migrations, each in its own transaction; return the versions applied.
+
+        On the team ledger two first opens may migrate at once: the one whose commit
+        conflicts reads the schema again and goes on from there."""
+        for attempt in range(_MIGRATE_TRIES):
+            try:
+                return self._migrate_once()
+            except team.LedgerConflict:
+                if attempt == _MIGRATE_TRIES - 1:
+                    raise
+        return []
+
+    def _migrate_once(self) -> list[int]:
         done = set(self.applied_versions())
         applied = []
         for version, name, sql in migrations():
             if version in done:
                 continue
             with self.transaction():
-                self.con.execute(sql)
+                self._ddl(sql)
                 self.con.execute(
                     "INSERT INTO schema_version VALUES ($version, $name, $applied_at)",
                     {"version": version, "name": name, "applied_at": _now()},
@@ -198,10 +264,38 @@ class Ledger:
             applied.append(version)
         return applied
 
+    def _ddl(self, sql: str) -> None:
+        """Run a migration's DDL: as written on the file; on the team ledger without the keys,
+        indexes and sequences DuckLake lacks (team.team_ddl), its sequences in PostgreSQL."""
+        if not self.is_team:
+            self.con.execute(sql)
+            return
+        text, sequences = team.team_ddl(sql)
+        team.create_sequences(self.con, sequences)
+        if text.strip(" ;\n"):
+            self.con.execute(text)
+
+    def next_id(self, sequence: str) -> int:
+        """The next id of `sequence` (e.g. 'source_id_seq'): DuckDB's sequence in the file,
+        a PostgreSQL sequence for the team ledger. Ids are unique, not gap-free."""
+        if self.is_team:
+            return team.next_id(self.con, sequence)
+        (value,) = self.con.execute("SELECT nextval($s)", {"s": sequence}).fetchone()
+        return int(value)
+
+    def claim(self, kind: str, key: str) -> None:
+        """Inside the run's transaction, claim the landing of `key` (a content hash) of `kind`:
+        on the team ledger a second run claiming it before this one commits conflicts and is
+        retried, and then finds it landed. The file ledger has one writer: nothing to do."""
+        if self.is_team:
+            team.claim(self.con, f"{kind}:{key}")
+
     # --- running SQL by name ------------------------------------------------------------
 
     def execute(self, name: str, **params: Any) -> duckdb.DuckDBPyConnection:
         """Run sql/<name>.sql with named parameters ($name in the SQL)."""
+        if self.is_team and name in _FILE_ONLY:
+            return self.con
         return self.con.execute(load_sql(name), params or None)
 
     def query(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
@@ -247,7 +341,11 @@ class Ledger:
 
     def _check_table(self, table: str) -> None:
         known = {
-            r[0] for r in self.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+            r[0]
+            for r in self.con.execute(
+                "SELECT table_name FROM duckdb_tables() "
+                "WHERE database_name IN (current_database(), 'temp')"
+            ).fetchall()
         }
         if table not in known:
             raise KeyError(f"ledger has no table {table!r}")
@@ -273,9 +371,22 @@ class Ledger:
             self.con.execute("ROLLBACK")
             raise
         else:
-            self.con.execute("COMMIT")
+            self._commit()
         finally:
             self._in_transaction = False
+
+    def _commit(self) -> None:
+        try:
+            self.con.execute("COMMIT")
+        except duckdb.Error as exc:
+            if self.is_team and team.is_conflict(exc):
+                with contextlib.suppress(duckdb.Error):
+                    self.con.execute("ROLLBACK")
+                raise team.LedgerConflict(
+                    f"ledger {self.location}: another run committed a conflicting change "
+                    f"({str(exc).strip().splitlines()[0]})"
+                ) from None
+            raise
 
     def begin_source(
         self,
@@ -302,6 +413,7 @@ class Ledger:
         )
         if found and found[0][3] != "rejected":
             return None
+        self.claim("source", hashlib.sha256(f"{kind}|{digest}|{identity}".encode()).hexdigest())
         landed_at = _now()
         now = {"source_path": str(file_path), "size_bytes": file_path.stat().st_size,
                "landed_at": landed_at}  # fmt: skip
@@ -310,9 +422,10 @@ class Ledger:
             self.execute("ledger/drop_quarantine", source_id=source_id)
             self.execute("ledger/reuse_source", source_id=source_id, **now)
         else:
-            ((source_id,),) = self.query(
-                "ledger/insert_source", kind=kind, source_sha256=digest, parse_options=identity,
-                **now,
+            source_id = self.next_id("source_id_seq")
+            self.execute(
+                "ledger/insert_source", source_id=source_id, kind=kind, source_sha256=digest,
+                parse_options=identity, **now,
             )  # fmt: skip
         return Source(source_id, kind, str(file_path), digest, landed_at)
 

@@ -9,7 +9,10 @@ import typer
 
 from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
-app = typer.Typer(help="Create and inspect the DuckDB ledger.", no_args_is_help=True)
+app = typer.Typer(
+    help="Create, inspect, move and maintain the ledger (a DuckDB file or the team ledger).",
+    no_args_is_help=True,
+)
 
 
 @app.command("init")
@@ -21,7 +24,7 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     with Ledger.open(ledger_path(ctx, ledger), migrate=False) as book:
         applied = book.migrate()
         versions = book.applied_versions()
-        payload = {"ledger": str(book.path), "applied": applied, "schema_version": max(versions)}
+        payload = {"ledger": book.location, "applied": applied, "schema_version": max(versions)}
 
     def render(console):
         done = ", ".join(f"{v:03d}" for v in applied) or "none (already up to date)"
@@ -45,7 +48,7 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         counts = book.table_counts()
         versions = book.existing_versions()
         payload = {
-            "ledger": str(book.path),
+            "ledger": book.location,
             "schema_version": max(versions),
             "tables": [{"table": name, "rows": rows} for name, rows in counts],
         }
