@@ -83,9 +83,7 @@ def team_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
 
 
 @pytest.fixture
-def new_team_ledger(
-    team_pg: tuple[str, str], tmp_path: Path
-) -> Iterator[Callable[[], str]]:
+def new_team_ledger(team_pg: tuple[str, str], tmp_path: Path) -> Iterator[Callable[[], str]]:
     """A factory of fresh, migrated team ledgers: each call returns a new `ducklake:postgres:`
     location whose data folder is under tmp_path; all are dropped after the test."""
     conninfo, template = team_pg

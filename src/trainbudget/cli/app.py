@@ -8,10 +8,14 @@ traceback, unless the global `--debug` flag asks for one (then the exception is 
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -140,8 +144,45 @@ _STATE: dict[str, bool] = {"debug": False}
 
 
 def _run(argv: list[str] | None) -> object:
-    with _only_command(_invoked_command(sys.argv[1:] if argv is None else argv)):
-        return app(args=argv, prog_name="trainbudget", standalone_mode=False)
+    args = sys.argv[1:] if argv is None else argv
+    if not _names_team_ledger(args):
+        with _only_command(_invoked_command(args)):
+            return app(args=argv, prog_name="trainbudget", standalone_mode=False)
+    # On the team ledger a run's commit can conflict after its output is ready: stdout is
+    # held until the command returns (after its commit) and dropped when it is retried.
+    # Spooled: a million jobs' JSON (hundreds of MB) goes to a temporary file, not memory.
+    spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115 (closed below)
+    real, held = sys.stdout, io.TextIOWrapper(spool, encoding="utf-8", newline="")
+    sys.stdout = held
+    try:
+        with _only_command(_invoked_command(args)):
+            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+    except typer.Exit:
+        _release(held, real)
+        raise
+    finally:
+        sys.stdout = real
+    _release(held, real)
+    return result
+
+
+def _release(held: io.TextIOWrapper, real: Any) -> None:
+    """Write the held output to the real stdout."""
+    held.flush()
+    real.flush()
+    held.buffer.seek(0)
+    shutil.copyfileobj(held.buffer, real.buffer, 1 << 20)
+    held.close()
+
+
+def _names_team_ledger(args: list[str]) -> bool:
+    """Whether the command runs on the team ledger (--ledger or $TRAINBUDGET_LEDGER)."""
+    from trainbudget.ledger.location import LEDGER_ENV, TEAM_PREFIX
+
+    named = [a.split("=", 1)[1] if a.startswith("--ledger=") else a for a in args]
+    return any(a.startswith(TEAM_PREFIX) for a in named) or os.environ.get(
+        LEDGER_ENV, ""
+    ).startswith(TEAM_PREFIX)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -138,3 +138,47 @@ def _render_transfer(payload: dict, verb: str):
         console.print(table)
 
     return render
+
+
+@app.command("maintain")
+def maintain_command(
+    ctx: typer.Context,
+    ledger: LedgerOption = None,
+    retention_days: Annotated[
+        int,
+        typer.Option(
+            "--retention-days",
+            metavar="DAYS",
+            help="Expire team-ledger snapshots older than DAYS (time travel before that ends).",
+        ),
+    ] = 30,
+    safe_age_days: Annotated[
+        int,
+        typer.Option(
+            "--safe-age-days",
+            metavar="DAYS",
+            help="Delete unreferenced and orphaned files only once older than DAYS.",
+        ),
+    ] = 7,
+    as_json: JsonOption = False,
+) -> None:
+    """Team ledger: flush inlined rows, merge small files, expire old snapshots, delete old
+    unreferenced files. A DuckDB file needs none of it: it runs CHECKPOINT and says so."""
+    from trainbudget.cli.output import emit
+    from trainbudget.ledger import Ledger
+    from trainbudget.ledger.maintain import maintain
+
+    with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
+        result = maintain(book, retention_days=retention_days, safe_age_days=safe_age_days)
+    payload = {"ledger": result.ledger, "store": result.store, "steps": result.steps}
+
+    def render(console):
+        if result.store == "file":
+            console.print(f"{result.ledger}: a DuckDB file; nothing to maintain (CHECKPOINT run)")
+            return
+        console.print(f"{result.ledger}: maintained")
+        for step in result.steps:
+            done = step["skipped"] or f"{step['count']:,}"
+            console.print(f"  {step['what']}: {done}")
+
+    emit(payload, as_json, render)
