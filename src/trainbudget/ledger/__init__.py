@@ -2,8 +2,8 @@
 name, export / import, maintenance.
 
 `from trainbudget.ledger import Ledger` is the entry point; the modules behind it are
-`location` (what --ledger names), `store` (the Ledger class: transactions, provenance,
-quarantine), `file` (the DuckDB file's connection and clean-up), `team` (the DuckLake
+`location` (what --ledger names), `store` (the Ledger class: open, migrate, SQL by name,
+transactions), `sources` (provenance, re-landing, quarantine), `file` (the DuckDB file's connection and clean-up), `team` (the DuckLake
 connection, and the keys and sequences DuckLake lacks), `retry` (a run retried whole when its
 commit conflicts), `sql_files` (SQL and migrations by name), `transfer` (export / import as
 Parquet) and `maintain` (the team ledger's upkeep).
@@ -28,11 +28,11 @@ _WHERE = {
     "migrations": "sql_files",
     "DEFAULT_WAIT_S": "store",
     "Ledger": "store",
-    "Source": "store",
+    "Source": "sources",
     "resolve_ledger_path": "store",
     "set_default_wait": "store",
-    "sha256_of": "store",
-    "source_options": "store",
+    "sha256_of": "sources",
+    "source_options": "sources",
 }
 __all__ = sorted(_WHERE)
 
