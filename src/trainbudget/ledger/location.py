@@ -35,8 +35,11 @@ class TeamLocation:
 
 def set_default_data_path(path: str | os.PathLike[str] | None) -> None:
     """Make `path` the team ledger's data folder for later opens in this process (the CLI's
-    --ledger-data); None falls back to $TRAINBUDGET_LEDGER_DATA."""
+    --ledger-data), and of the processes it starts (flow runs of `serve`): the variable is
+    set too. None falls back to $TRAINBUDGET_LEDGER_DATA."""
     _DATA["path"] = None if path is None else str(path)
+    if path is not None:
+        os.environ[DATA_ENV] = str(path)
 
 
 def is_team(location: object) -> bool:
