@@ -12,13 +12,16 @@ commit conflicts is retried whole (trainbudget.ledger.retry).
 
 from __future__ import annotations
 
+import contextvars
+import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from os import PathLike
+from uuid import UUID
 
 LEDGER_LIMIT = "trainbudget-ledger"
 WAITING = "Waiting for ledger"
-_FIRST_TRY_S = 1.0  # how long a run tries for the slot before it says it is waiting
+_FIRST_TRY_S = 1.0  # how long a run waits for the slot before it looks whether another holds it
 
 
 def ensure_ledger_limit() -> None:
@@ -40,7 +43,13 @@ def ensure_ledger_limit() -> None:
 @contextmanager
 def ledger_slot(ledger: str | PathLike[str] | None = None) -> Iterator[None]:
     """Hold the ledger's slot inside the block when `ledger` (None: $TRAINBUDGET_LEDGER, else
-    the default file) is a DuckDB file; for the team ledger, hold nothing."""
+    the default file) is a DuckDB file; for the team ledger, hold nothing.
+
+    The slot is asked for once, with no client-side timeout: a timed-out request may still be
+    granted by the server, and that lease, which nobody holds or releases, kept the slot taken
+    (Prefect's acquisition service also logs each timeout as an ERROR). While the request waits,
+    a watcher names the run's state "Waiting for ledger" once another run holds the slot.
+    """
     from trainbudget.ledger import TeamLocation, resolve_location
 
     if isinstance(resolve_location(ledger), TeamLocation):
@@ -50,26 +59,64 @@ def ledger_slot(ledger: str | PathLike[str] | None = None) -> Iterator[None]:
 
     ensure_ledger_limit()
     with ExitStack() as held:
-        try:
-            held.enter_context(
-                concurrency(LEDGER_LIMIT, occupy=1, timeout_seconds=_FIRST_TRY_S, strict=True)
-            )
-        except TimeoutError:
-            _name_running_state(WAITING)
+        with _named_while_waiting():
             held.enter_context(concurrency(LEDGER_LIMIT, occupy=1, strict=True))
-            _name_running_state(None)
         yield
 
 
-def _name_running_state(name: str | None) -> None:
-    """Rename the current flow run's Running state (None: plain "Running")."""
+@contextmanager
+def _named_while_waiting() -> Iterator[None]:
+    """Inside: after _FIRST_TRY_S, and every second after, look whether the ledger's slot is
+    taken; if so, name the flow run's state WAITING (plain Running again on exit)."""
+    run_id = _current_flow_run_id()
+    if run_id is None:
+        yield
+        return
+    done, named = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        while not done.wait(_FIRST_TRY_S):
+            if _slot_taken():
+                _name_running_state(run_id, WAITING)
+                named.set()
+                return
+
+    # The watcher runs in this context's copy: the same Prefect settings and API URL.
+    watcher = threading.Thread(
+        target=contextvars.copy_context().run, args=(watch,), name="ledger-slot", daemon=True
+    )
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        if named.is_set():
+            _name_running_state(run_id, None)
+
+
+def _slot_taken() -> bool:
+    """Whether every slot of the ledger's limit is held (by another run: ours is not yet)."""
     from prefect.client.orchestration import get_client
+
+    with suppress(Exception), get_client(sync_client=True) as client:  # a look, never a failure
+        limit = client.read_global_concurrency_limit_by_name(LEDGER_LIMIT)
+        return limit.active_slots >= limit.limit
+    return False
+
+
+def _current_flow_run_id() -> UUID | None:
     from prefect.context import FlowRunContext
-    from prefect.states import Running
 
     context = FlowRunContext.get()
-    if context is None or context.flow_run is None:
-        return
+    return None if context is None or context.flow_run is None else context.flow_run.id
+
+
+def _name_running_state(run_id: UUID, name: str | None) -> None:
+    """Rename the flow run's Running state (None: plain "Running")."""
+    from prefect.client.orchestration import get_client
+    from prefect.states import Running
+
     state = Running(name=name) if name else Running()
     with get_client(sync_client=True) as client:
-        client.set_flow_run_state(context.flow_run.id, state, force=True)
+        client.set_flow_run_state(run_id, state, force=True)

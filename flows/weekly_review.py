@@ -73,23 +73,18 @@ def weekly_review(
         # One transaction; on the team ledger a conflicting commit runs it again whole.
         with Ledger.open(ledger) as book:
             with book.transaction():
-                land(book, prepared)
+                landed = land(book, prepared)
                 quality = check(book, prepared, folder / "data-docs")
                 the_plan, mfu, result = review(book, prepared)
                 gates = decide(book, prepared, the_plan, result)
             folder.mkdir(parents=True, exist_ok=True)
-            return (
-                quality,
-                the_plan,
-                mfu,
-                write_jobs_task(book, result, folder / "jobs.json"),
-                gates,
-            )
+            jobs = write_jobs_task(book, result, folder / "jobs.json")
+            return landed, quality, the_plan, mfu, jobs, gates
 
     with refused, ledger_slot(ledger):
-        quality, the_plan, mfu, result, gates = retrying(
-            write, what="the weekly review's ledger writes"
-        )
-    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates)
+        written = retrying(write, what="the weekly review's ledger writes")
+    landed, quality, the_plan, mfu, result, gates = written
+    quarantine = weekly.landed_quarantine(landed)
+    done = weekly.WeeklyResult(prepared, the_plan, mfu, quality, result, gates, quarantine)
     summary = weekly.summarize(done, (folder / "report.html").resolve())
     return finished(publish_run(weekly.build_report(done), summary, key))

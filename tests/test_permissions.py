@@ -55,3 +55,51 @@ def test_the_umask_follows_the_environment(monkeypatch) -> None:
         assert creation_umask() == GROUP_UMASK
     monkeypatch.setenv("TRAINBUDGET_SHARED_GROUP", "0")
     assert creation_umask() == PRIVATE_UMASK
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def test_the_umask_is_restored_when_the_ledger_closes(tmp_path) -> None:
+    """In-process runs (a test session, a Prefect worker) keep their own umask afterwards:
+    a leaked 077 made a later `mkdir` 0700 (issue 23: /run/munge and munged)."""
+    from trainbudget.ledger import Ledger
+    from trainbudget.report.model import Report
+    from trainbudget.report.write import write_report
+
+    before = os.umask(0o022)
+    try:
+        outer = Ledger.open(tmp_path / "a.duckdb")
+        assert _umask() == 0o077  # held while the ledger is open
+        with Ledger.open(tmp_path / "b.duckdb"):  # a second holder, released first
+            pass
+        assert _umask() == 0o077
+        outer.close()
+        assert _umask() == 0o022
+        outer.close()  # closing twice releases once
+        assert _umask() == 0o022
+        write_report(Report(title="t", subtitle="", verdicts=[], summary=[], tables=[],
+                            charts=[], links={}), tmp_path / "reports" / "run")  # fmt: skip
+        assert _umask() == 0o022
+        assert stat.S_IMODE((tmp_path / "reports" / "run" / "report.html").stat().st_mode) == 0o600
+        (tmp_path / "after").mkdir()
+        assert stat.S_IMODE((tmp_path / "after").stat().st_mode) == 0o755
+    finally:
+        os.umask(before)
+
+
+def test_a_failed_open_restores_the_umask(tmp_path) -> None:
+    from trainbudget.errors import InputError
+    from trainbudget.ledger import Ledger
+
+    (tmp_path / "not.duckdb").write_text("not a ledger")
+    before = os.umask(0o022)
+    try:
+        with pytest.raises(InputError):
+            Ledger.open(tmp_path / "not.duckdb")
+        assert _umask() == 0o022
+    finally:
+        os.umask(before)

@@ -14,6 +14,7 @@ from trainbudget.demo_data import DEMO_BASELINE_LOSS, demo_inputs
 from trainbudget.ledger import Ledger
 from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
 
+REPO = Path(__file__).resolve().parents[1]
 A100_BF16_FLOPS = Decimal("312e12")  # NVIDIA A100 datasheet, dense BF16
 
 
@@ -110,3 +111,43 @@ def test_admission_honours_every_limit_the_plan_declares(tmp_path: Path, cli) ->
     ).json()  # fmt: skip
     assert [r["reason"] for r in admitted["reasons"]] == reasons
     assert admitted["state"] == "defer"
+
+
+def test_a_quarantined_pilot_row_is_said_everywhere(tmp_path: Path, cli) -> None:
+    """Issue 23, deliverable 7: `prelaunch` quarantined line 18 (empty wall_seconds) of a pilot
+    log and said nothing; `pilot` on the same file warned. Now stderr, --json `quarantined`,
+    the report and the verdict artifact say it, in `pilot`'s words."""
+    from trainbudget.prefect_view import verdict_markdown
+    from trainbudget.prelaunch import build_report
+
+    log = tmp_path / "steps.csv"
+    lines = (REPO / "examples" / "pilot-7b.steps.csv").read_text(encoding="utf-8").splitlines()
+    cells = lines[17].split(",")
+    cells[2] = ""  # line 18's wall_seconds
+    log.write_text("\n".join([*lines[:17], ",".join(cells)]) + "\n", encoding="utf-8")
+    plan = REPO / "tests" / "corpus" / "inputs" / "plan" / "good.yaml"
+    first = "line 18: wall_seconds: required, but empty"
+    said = f"{log}: 1 row(s) rejected and quarantined; first: {first}"
+    pilot = cli("pilot", str(log), "--no-ledger", "--json")
+    assert pilot.code == 0 and said in pilot.stderr.replace("\n", " ")
+    run = cli("--ledger", str(tmp_path / "l.duckdb"), "prelaunch", str(plan), "--pilot-log",
+              str(log), "--gain", "0.1", "--report-root", str(tmp_path / "r"),
+              "--json")  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert said in run.stderr.replace("\n", " ")
+    assert run.json()["quarantined"] == {
+        "rows": 1, "files": [{"path": str(log), "kind": "pilot", "rows": 1, "first": first}]
+    }  # fmt: skip
+    with Ledger.open(tmp_path / "l2.duckdb") as book:
+        result, _ = run_prelaunch(
+            PrelaunchInputs(plan=plan, pilot_logs=[log], gain=Decimal("0.1"),
+                            report_root=tmp_path / "r2"), book,
+        )  # fmt: skip
+        quarantined = book.con.execute("SELECT source_line, reason FROM quarantine").fetchall()
+    assert quarantined == [(18, "wall_seconds: required, but empty")]
+    report = build_report(result)
+    assert f"**quarantine: 1 row quarantined** — {log}: 1 row(s) (first: {first})" in (
+        verdict_markdown(report, result.prepared.folder)
+    )
+    html = (result.prepared.folder / "report.html").read_text(encoding="utf-8")
+    assert "1 row quarantined" in html

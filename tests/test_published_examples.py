@@ -27,14 +27,16 @@ ACTUALS = PUBLISHED / "actuals.csv"
 
 # DESIGN.md, "Forecasting the main run": the keys of each section.
 FORECAST_MAIN_KEYS = {"throughput_tflops", "flops", "phases"}
-FLOPS_KEYS = {"terms", "n_layers", "d_model", "seq_len", "vocab"}
+FLOPS_KEYS = {"terms", "n_layers", "d_model", "seq_len", "vocab", "n_heads", "n_kv_heads",
+              "head_dim", "tied_embeddings"}  # fmt: skip
 FLOPS_TERMS = {"recompute", "attention", "logits"}
 TERM_NEEDS = {
     "attention": {"n_layers", "d_model", "seq_len"},
     "recompute": set(),
     "logits": {"d_model", "vocab"},
 }
-PHASE_KEYS = {"tokens", "gpus", "name", "throughput_tflops", "mfu", "seq_len"}
+PHASE_KEYS = {"tokens", "gpus", "name", "throughput_tflops", "mfu", "seq_len", "gpu", "precision",
+              "spare_gpus", "restart_minutes", "checkpoint_write_minutes"}  # fmt: skip
 RELIABILITY_KEYS = {
     "spare_gpus",
     "job_mtbf_hours",
@@ -42,6 +44,7 @@ RELIABILITY_KEYS = {
     "restart_minutes",
     "checkpoint_write_minutes",
     "checkpoint_interval_minutes",
+    "rollbacks",
 }
 LOADER_KNOWS_FORECAST = "reliability" in set(keys_of(Plan))
 
@@ -111,3 +114,15 @@ def test_every_plan_has_its_actual_and_the_actuals_are_the_published_arithmetic(
     assert actuals["glm-130b"] == 768 * (58 * 24 - 4)  # 6 May 04:00 to 3 Jul 00:00
     assert actuals["bloom-176b"] == 1_082_990  # BLOOM paper: compute hours
     assert actuals["llama3.1-405b"] == Decimal("30.84e6")  # Llama 3.1 model card
+    assert actuals["llama3.1-8b"] == Decimal("1.46e6")  # Llama 3.1 model card
+    assert actuals["llama3.1-70b"] == Decimal("7.0e6")  # Llama 3.1 model card
+    assert actuals["gopher-280b"] == 920 * 4096  # Gopher: 920 hours on 4,096 TPUv3 chips
+    assert actuals["deepseek-v3"] == 180_000 * Decimal("14.8")  # 180K GPU-h per 1T tokens
+
+
+def test_every_input_of_every_campaign_has_a_source_and_a_before_launch_label() -> None:
+    with (PUBLISHED / "inputs.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    pre = {p.name.removesuffix(".plan.yaml") for p in (PUBLISHED / "prelaunch").glob("*.yaml")}
+    assert {r["campaign"] for r in rows} == pre
+    assert all(r["source"] and r["before_launch"] and r["value"] for r in rows)

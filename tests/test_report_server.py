@@ -62,9 +62,23 @@ def test_run_folders_are_served_and_nothing_else(served_root: str) -> None:
         "not-a-run/secret.txt",
         "weekly-review-x-2026-W47/../trainbudget.duckdb",
         "weekly-review-x-2026-W47/%2e%2e/trainbudget.duckdb",
-        "weekly-review-x-2026-W47/",  # no directory listings
+        "not-a-run/",  # no directory listings
+        ".prefect/",
     ):
         assert _get(f"{served_root}/{path}")[0] == 404, path
+
+
+def test_a_run_folder_opens_its_report(served_root: str) -> None:
+    for path in ("weekly-review-x-2026-W47/", "weekly-review-x-2026-W47"):
+        assert _get(f"{served_root}/{path}") == (200, b"<h1>the report</h1>"), path
+
+
+def test_the_root_opens_the_index(served_root: str, tmp_path: Path) -> None:
+    """issue 23: `ui --demo` printed http://127.0.0.1:4201/, a 404 (only /index.html opened)."""
+    (tmp_path / "index.html").write_text("<h1>runs</h1>", encoding="utf-8")
+    assert _get(f"{served_root}/") == (200, b"<h1>runs</h1>")
+    assert _get(served_root) == (200, b"<h1>runs</h1>")
+    assert _get(f"{served_root}/index.html") == (200, b"<h1>runs</h1>")
 
 
 def test_a_root_without_an_index_lists_its_runs(served_root: str) -> None:

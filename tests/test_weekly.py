@@ -76,3 +76,62 @@ def test_the_weekly_review_needs_a_plan(tmp_path: Path) -> None:
     inputs = WeeklyInputs(sacct=demo_inputs().sacct, week="2026-W47")
     with Ledger.open(tmp_path / "ledger.duckdb") as book, pytest.raises(InputError, match="plan"):
         run_weekly(inputs, book)
+
+
+def test_the_weekly_result_report_and_artifact_say_what_was_quarantined(tmp_path: Path) -> None:
+    """Issue 23, deliverable 7: a quarantined row is in the result (typed), summary.json's
+    `quarantined`, the HTML report and the Prefect verdict artifact's markdown."""
+    from dataclasses import replace
+
+    from trainbudget.prefect_view import verdict_markdown
+    from trainbudget.weekly import build_report
+
+    bad = tmp_path / "late.psv"
+    bad.write_text(
+        "JobID|State|ElapsedRaw|Start|End|AllocTRES\n"
+        "9999|BOGUS|3600|2026-11-17T00:00:00|2026-11-17T01:00:00|gres/gpu=1\n",
+        encoding="utf-8",
+    )
+    inputs = replace(_inputs(tmp_path), sacct=[*demo_inputs().sacct, bad])
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, summary = run_weekly(inputs, book)
+    first = 'line 2: State: not a Slurm state: "BOGUS"'
+    assert [(f.path, f.kind, f.rows, f.first) for f in result.quarantine.files] == [
+        (str(bad), "sacct", 1, first)
+    ]
+    assert summary["quarantined"] == {
+        "rows": 1, "files": [{"path": str(bad), "kind": "sacct", "rows": 1, "first": first}]
+    }  # fmt: skip
+    report = build_report(result)
+    (verdict,) = [v for v in report.verdicts if v.subject == "quarantine"]
+    assert (verdict.outcome, verdict.tone) == ("1 row quarantined", "warn")
+    assert f"{bad}: 1 row(s) (first: {first})" in verdict.reason
+    assert f"**quarantine: 1 row quarantined** — {bad}" in verdict_markdown(report, result.folder)
+    html = (result.folder / "report.html").read_text(encoding="utf-8")
+    assert "1 row quarantined" in html and bad.name in html
+
+
+def test_a_clean_week_has_no_quarantine_verdict(tmp_path: Path) -> None:
+    from trainbudget.weekly import build_report
+
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, summary = run_weekly(_inputs(tmp_path), book)
+    assert summary["quarantined"] == {"rows": 0, "files": []}
+    assert all(v.subject != "quarantine" for v in build_report(result).verdicts)
+
+
+def test_a_review_without_a_registry_says_what_to_pass(tmp_path: Path) -> None:
+    """issue 23: without a registry every job's class is unknown; the weekly review's report
+    and warnings say what the registry is for and how to pass it (once), not with one."""
+    from dataclasses import replace
+
+    from trainbudget.reconcile.diagnosis import NO_REGISTRY
+
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, _ = run_weekly(replace(_inputs(tmp_path), registry=None), book)
+    assert list(result.review.warnings).count(NO_REGISTRY) == 1
+    report = (tmp_path / "reports" / "weekly-review-demo-1b-2026-W47" / "report.html").read_text()
+    assert "pass --registry FILE" in report
+    with Ledger.open(tmp_path / "with.duckdb") as book:
+        given, _ = run_weekly(_inputs(tmp_path / "with"), book)
+    assert NO_REGISTRY not in given.review.warnings

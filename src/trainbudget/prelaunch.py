@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
 from trainbudget.runs import RunSummary, run_folder
 
 if TYPE_CHECKING:
@@ -100,6 +101,15 @@ class PrelaunchResult:
     mfu: MfuChoice
     estimate: CampaignEstimate
     gates: list[GateOutcome]
+
+    @property
+    def quarantine(self) -> QuarantineSummary:
+        """The pilot rows this run rejected (quarantined in the ledger), file by file."""
+        return QuarantineSummary.of(
+            QuarantinedFile(str(log.path), "pilot", len(log.rejected),
+                            f"line {log.rejected[0].line}: {log.rejected[0].reason}")
+            for log in self.landed.pilot.logs if log.rejected
+        )  # fmt: skip
 
 
 def prepare(inputs: PrelaunchInputs) -> Prepared:
@@ -244,9 +254,10 @@ def pilot_memory_gb(pilot: PilotResult) -> Decimal | None:
 def build_report(result: PrelaunchResult) -> Report:
     """The pre-launch report of the run (verdicts first)."""
     from trainbudget.report.prelaunch import build_prelaunch_report
+    from trainbudget.report.quarantine import with_quarantine
 
     landed = result.landed
-    return build_prelaunch_report(
+    report = build_prelaunch_report(
         result.estimate,
         result.gates,
         landed.pilot.summary,
@@ -256,6 +267,7 @@ def build_report(result: PrelaunchResult) -> Report:
         result.prepared.folder,
         result.mfu,
     )
+    return with_quarantine(report, result.quarantine)
 
 
 def summarize(result: PrelaunchResult, report_html: Path) -> RunSummary:
@@ -267,6 +279,7 @@ def summarize(result: PrelaunchResult, report_html: Path) -> RunSummary:
         mfu=result.mfu,
         gates=result.gates,
         report=report_html,
+        extra={"quarantined": result.quarantine.payload()},
     )
 
 

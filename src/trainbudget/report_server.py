@@ -62,13 +62,16 @@ class _ReportHandler(SimpleHTTPRequestHandler):
             return self.send_error(404)
         parts = [p for p in path[len(self.prefix) :].split("/") if p]
         root = Path(self.directory)
+        folder = path.endswith("/")
         if not parts:
             if not (root / "index.html").is_file():
                 return self._listing(root)
-            parts = ["index.html"]
+            parts, folder = ["index.html"], False  # the root is its index: `/` opens
+        elif len(parts) == 1 and folder:
+            parts, folder = [parts[0], "report.html"], False  # a run folder is its report
         if any(p.startswith(".") for p in parts) or not _allowed(root, parts):
             return self.send_error(404)
-        self.path = "/" + "/".join(quote(p) for p in parts) + ("/" if path.endswith("/") else "")
+        self.path = "/" + "/".join(quote(p) for p in parts) + ("/" if folder else "")
         return super().send_head()
 
     def list_directory(self, path):  # type: ignore[no-untyped-def]

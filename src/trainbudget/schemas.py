@@ -31,7 +31,7 @@ from trainbudget.quality.rules import (
     FieldRule,
     TableRules,
 )
-from trainbudget.work_classes import WORK_CLASSES
+from trainbudget.vocabulary import WORK_CLASSES
 
 
 class CampaignLine(pa.DataFrameModel):

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
+from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
+from trainbudget.reconcile.report import ReconcileResult
 from trainbudget.runs import RunSummary, run_folder
 
 if TYPE_CHECKING:
@@ -59,19 +61,6 @@ class PreparedWeek:
     plan: Plan | None
     week: str | None
     bounds: tuple[datetime, datetime] | None
-
-
-@dataclass(frozen=True)
-class ReconcileResult:
-    """What was landed, the review, the plan it was read against, warnings for stderr."""
-
-    week: str | None
-    week_bounds: tuple[datetime, datetime] | None
-    landed: list[Landed]
-    plan: Plan | None
-    mfu: MfuChoice | None
-    review: Review
-    warnings: list[str]
 
 
 def previous_week(now: datetime | None = None) -> str:
@@ -244,7 +233,12 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
             f"week {inputs.week}: no allocations in it; the landed records are from other "
             "weeks (check the week)"
         )
-    return ReconcileResult(prepared.week, prepared.bounds, landed, plan, mfu, result, warnings)
+    from trainbudget.gates.weekly import with_continuation
+
+    return ReconcileResult(
+        prepared.week, prepared.bounds, landed, plan, mfu, result, warnings,
+        variance=with_continuation(result.variance),
+    )  # fmt: skip
 
 
 def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -> PreparedWeek:
@@ -282,6 +276,7 @@ def landing_warnings(landed: list[Landed]) -> list[str]:
             )
         if item.already_landed:
             warnings.append(f"{item.path}: already landed (same content); nothing new")
+        warnings += [f"{item.path}: {note}" for note in item.notes]
     return warnings
 
 
@@ -295,10 +290,19 @@ class WeeklyResult:
     quality: QualityReport
     review: Review
     gates: list[GateOutcome]
+    quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
 
     @property
     def folder(self) -> Path:
         return report_folder(self.prepared)
+
+
+def landed_quarantine(landed: list[Landed]) -> QuarantineSummary:
+    """What this run's landing quarantined, file by file (the result's `quarantine`)."""
+    return QuarantineSummary.of(
+        QuarantinedFile(item.path, item.kind, item.rows_quarantined, item.first_rejection)
+        for item in landed
+    )
 
 
 def report_folder(prepared: PreparedWeek) -> Path:
@@ -311,6 +315,7 @@ def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
     """The weekly review's report (verdicts first). With the jobs JSON written, every job goes
     to jobs.csv beside the report and the report shows the `top_jobs` largest (default 25)."""
     from trainbudget.report.jobs import TOP_JOBS, JobList
+    from trainbudget.report.quarantine import with_quarantine
     from trainbudget.report.weekly import build_weekly_report
 
     assert result.prepared.week is not None
@@ -322,10 +327,11 @@ def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
         write_jobs_csv(result.review.jobs_path, csv)
         largest = largest_jobs(csv, TOP_JOBS if top_jobs is None else top_jobs)
         jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME)
-    return build_weekly_report(
+    report = build_weekly_report(
         result.plan, result.prepared.week, result.review, result.gates, result.quality,
         result.folder, result.mfu, jobs,
     )  # fmt: skip
+    return with_quarantine(report, result.quarantine)
 
 
 def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
@@ -339,7 +345,11 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
         mfu=result.mfu,
         gates=result.gates,
         report=report_html,
-        extra={"totals": result.review.totals, "goodput": _goodput(result)},
+        extra={
+            "totals": result.review.totals,
+            "goodput": _goodput(result),
+            "quarantined": result.quarantine.payload(),
+        },
     )
 
 
@@ -360,13 +370,13 @@ def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict
         raise InputError("plan: the weekly review needs a plan")
     folder = report_folder(prepared)
     with ledger.transaction():
-        land_records(ledger, prepared)
+        landed = land_records(ledger, prepared)
         quality = check_quality(ledger, prepared, folder / "data-docs")
         plan, mfu, review = review_week(ledger, prepared)
         gates = decide_week(ledger, prepared, plan, review)
     folder.mkdir(parents=True, exist_ok=True)
     review = write_jobs(ledger, review, folder / "jobs.json")
-    result = WeeklyResult(prepared, plan, mfu, quality, review, gates)
+    result = WeeklyResult(prepared, plan, mfu, quality, review, gates, landed_quarantine(landed))
     files = write_report(build_report(result), folder)
     return result, write_summary(summarize(result, files.html.resolve()))
 

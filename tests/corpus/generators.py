@@ -229,3 +229,59 @@ def _parquet(path: Path, drop: str | None = None, last: dict | None = None,
         frame = frame.drop(drop)
     frame.write_parquet(path)
     return path
+
+
+def _nested_objects_trace(folder: Path, depth: int) -> Path:
+    path = folder / f"objects{depth}.pt.trace.json"
+    nested = '{"a": ' * depth + "1" + "}" * depth
+    event = '{"ph": "X", "name": "k", "ts": 1, "dur": 2, "args": {"x": ' + nested + "}}"
+    path.write_text('{"traceEvents": [' + event + "]}")
+    return path
+
+
+def objects_1100_deep_trace(folder: Path) -> Path:
+    """A trace whose one event carries JSON objects nested 1,100 deep (issue 23)."""
+    return _nested_objects_trace(folder, 1100)
+
+
+def objects_500_deep_trace(folder: Path) -> Path:
+    """The same at 500 deep: accepted."""
+    return _nested_objects_trace(folder, 500)
+
+
+@cache
+def _reconciled_ledger() -> bytes:
+    """The bytes of a ledger with the example week reconciled (about 2.9 MB, 11 blocks)."""
+    import subprocess
+    import sys
+
+    folder = _cache_dir() / "reconciled-ledger"
+    folder.mkdir(exist_ok=True)
+    ledger = folder / "ledger.duckdb"
+    examples = HERE.parents[1] / "examples" / "reconcile"
+    subprocess.run(
+        [sys.executable, "-m", "trainbudget", "--ledger", str(ledger), "reconcile", "--sacct",
+         str(examples / "sacct.psv"), "--registry", str(examples / "registry.csv"), "--json"],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    return ledger.read_bytes()
+
+
+def half_ledger(folder: Path) -> Path:
+    """A reconciled ledger cut to half its size (a copy that stopped half-way)."""
+    data = _reconciled_ledger()
+    path = folder / "half.duckdb"
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def scribbled_ledger(folder: Path) -> Path:
+    """A reconciled ledger of its full size whose blocks after the first three each have 2,000
+    bytes overwritten with 0xff (checksums no longer match)."""
+    data = bytearray(_reconciled_ledger())
+    block = 262_144
+    for start in range(12_288 + 3 * block + 100, len(data), block):
+        data[start : start + 2000] = b"\xff" * 2000
+    path = folder / "scribbled.duckdb"
+    path.write_bytes(bytes(data))
+    return path

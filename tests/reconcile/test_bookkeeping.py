@@ -43,16 +43,21 @@ def test_a_wholly_rejected_export_is_not_landed_and_lands_with_the_right_delimit
     tmp_path: Path,
 ) -> None:
     csv = _export(tmp_path, ",")
+    split = _export(tmp_path, ",", "split.csv", lines=SPLIT)
     with Ledger.open(tmp_path / "l.duckdb") as book:
-        # Read with the wrong delimiter: one field a line, the header and every line bad.
-        first = land_sacct(book, csv, delimiter=";")
-        assert (first.rows_landed, first.rows_quarantined, first.rejected) == (0, 9, True)
-        assert first.first_rejection == "line 1: has 1 fields, the header has 17"
+        # Read with the wrong delimiter: one field a line, so no header is found, and a
+        # headerless file whose rows do not read in the default order is refused whole.
+        with pytest.raises(InputError, match=r"line 1: has 1 fields.*--sacct-delimiter"):
+            land_sacct(book, csv, delimiter=";")
+        assert book.con.execute("SELECT count(*) FROM sources").fetchone() == (0,)
+        # A header, and every line splits AllocTRES: quarantined, the source not landed.
+        first = land_sacct(book, split, delimiter=",")
+        assert (first.rows_landed, first.rows_quarantined, first.rejected) == (0, 8, True)
         (status,) = book.con.execute("SELECT status FROM sources").fetchone()
         assert status == "rejected"
-        again = land_sacct(book, csv, delimiter=";")  # retried, its quarantine replaced
-        assert (again.already_landed, again.rows_quarantined) == (False, 9)
-        assert book.con.execute("SELECT count(*) FROM quarantine").fetchone() == (9,)
+        again = land_sacct(book, split, delimiter=",")  # retried, its quarantine replaced
+        assert (again.already_landed, again.rows_quarantined) == (False, 8)
+        assert book.con.execute("SELECT count(*) FROM quarantine").fetchone() == (8,)
         right = land_sacct(book, csv, delimiter=",")
         assert (right.rows_landed, right.rows_quarantined, right.already_landed) == (8, 0, False)
         assert land_sacct(book, csv, delimiter=",").already_landed
@@ -135,22 +140,24 @@ def _trace_cli(args: list[str], stdout) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("as_json", [True, False])
-def test_trace_output_failing_keeps_nothing(
+def test_trace_output_failing_after_the_commit_keeps_the_landing(
     fixtures_dir: Path, tmp_path: Path, as_json: bool
 ) -> None:
+    """Commit, then print (issue 23, deliverable 4): stdout on a full disk is exit 1, but the
+    two ranks were landed before the first byte was written, and landing again adds nothing."""
     folder = fixtures_dir / "traces" / "hta_sampled_2rank_a100"
     ledger_path = tmp_path / "l.duckdb"
     Ledger.open(ledger_path).close()
-    before = _dump(ledger_path)
     args = ["trace", str(folder), "--ledger", str(ledger_path), *(["--json"] if as_json else [])]
     with open("/dev/full", "w") as full:
         failed = _trace_cli(args, full)
-    assert failed.returncode != 0
-    assert _dump(ledger_path) == before
-    # The same command with somewhere to write lands the two ranks: nothing was "already landed".
-    ok = _trace_cli(args, subprocess.PIPE)
-    assert ok.returncode == 0, ok.stderr
-    assert len(_dump(ledger_path)["trace_ranks"]) == 2
+    assert failed.returncode == 1
+    assert "committed before printing" in failed.stderr
+    landed = _dump(ledger_path)
+    assert len(landed["trace_ranks"]) == 2  # the folder's two rank files
+    again = _trace_cli(args, subprocess.PIPE)
+    assert again.returncode == 0, again.stderr
+    assert _dump(ledger_path) == landed
 
 
 def test_reconcile_on_a_wholly_rejected_export_exits_2_with_one_line(cli, tmp_path: Path) -> None:

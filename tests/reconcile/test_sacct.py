@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,10 @@ def test_hb_jobinfo_none_and_unknown_times(ledger, fixtures_dir: Path) -> None:
 
 def test_slurm_jobinfo_repeated_lines_and_no_tres(ledger, fixtures_dir: Path) -> None:
     path = fixtures_dir / "sacct" / "slurm-jobinfo_sacct_snowman.txt"
-    landed = land_sacct(ledger, path, fields=SLURM_JOBINFO_FIELDS.split(","))
+    # No AllocTRES or ReqTRES: refused by default (no GPU count); its other fields are read.
+    with pytest.raises(InputError, match="no AllocTRES or ReqTRES column"):
+        land_sacct(ledger, path, fields=SLURM_JOBINFO_FIELDS.split(","))
+    landed = land_sacct(ledger, path, fields=SLURM_JOBINFO_FIELDS.split(","), require_gpus=False)
     # The upstream file appends some jobs twice; the later copy of a (job, step, submit) is
     # kept and the earlier one quarantined as a duplicate, never counted twice.
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -117,7 +121,7 @@ def test_slurm_jobinfo_repeated_lines_and_no_tres(ledger, fixtures_dir: Path) ->
 
 def test_reportseff_array_task_and_short_lines(ledger, fixtures_dir: Path) -> None:
     path = fixtures_dir / "sacct" / "reportseff_conftest_rows.psv"
-    landed = land_sacct(ledger, path, fields=REPORTSEFF_FIELDS.split(","))
+    landed = land_sacct(ledger, path, fields=REPORTSEFF_FIELDS.split(","), require_gpus=False)
     # Lines 24-27 carry a twelfth field (NTasks) the 11 named columns cannot hold.
     assert [line for line, _ in quarantined(ledger)] == [24, 25, 26, 27]
     assert landed.rows_landed == 23
@@ -127,6 +131,47 @@ def test_reportseff_array_task_and_short_lines(ledger, fixtures_dir: Path) -> No
     assert task["array_task"] == "1426"
     assert got["39889258_1426.batch"]["job_id_raw"] == "39895850"
     assert got["6196869"]["elapsed_seconds"] == 12 * 86400 + 14 * 3600 + 16 * 60 + 39
+
+
+def test_an_export_without_alloctres_counts_gpus_from_reqtres(ledger, fixtures_dir: Path) -> None:
+    """Issue 23, deliverable 6: hb-jobinfo without its AllocTRES field (SOURCES.md, derived)
+    landed 100 jobs with 0 GPUs and no word; now each job's GPUs are its ReqTRES gres/gpu,
+    flagged `gpus-from-reqtres`, with one note naming how many."""
+    path = fixtures_dir / "sacct" / "derived_hb-jobinfo_without_alloctres.txt"
+    fields = [f for f in HB_FIELDS.split(",") if f != "AllocTRES"]
+    landed = land_sacct(ledger, path, fields=fields)
+    expected: dict[str, int] = {}  # from the raw text: field 22 is ReqTRES
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split("☃")
+        if "." not in parts[0]:
+            found = re.search(r"(?:^|,)gres/gpu=(\d+)", parts[21])
+            expected[parts[0]] = int(found.group(1)) if found else 0
+    with_gpus = sum(1 for n in expected.values() if n)
+    assert (len(expected), with_gpus) == (100, 11)
+    assert landed.notes == (
+        f"no AllocTRES column: the GPUs of {with_gpus} of 100 jobs are read from ReqTRES "
+        "(requested, not allocated; flag gpus-from-reqtres); export AllocTRES for the allocation",
+    )
+    got = rows(ledger, "step IS NULL")
+    assert {job: r["gpus"] for job, r in got.items()} == expected
+    for job, r in got.items():
+        flagged = "gpus-from-reqtres" in (r["time_flags"] or [])
+        assert flagged == (expected[job] > 0), job
+        assert r["alloc_tres"] is None  # not pretended: the allocation stays unknown
+
+
+def test_a_headerless_file_in_another_order_is_refused_whole(ledger, fixtures_dir: Path) -> None:
+    """Issue 23, deliverable 5: read in the default order, 9 rows were quarantined and job 301
+    landed misparsed over the ledger's correct row; now the file is refused, nothing changes."""
+    land_sacct(ledger, Path(__file__).parents[2] / "examples" / "reconcile" / "sacct.psv")
+    before = ledger.con.execute("SELECT * FROM sacct_rows ORDER BY ALL").fetchall()
+    path = fixtures_dir / "sacct" / "derived_headerless_name_state_swapped.psv"
+    refused = pytest.raises(InputError, match=r"no header line, and 10 of 10 rows do not read")
+    with refused, ledger.transaction():
+        land_sacct(ledger, path)
+    assert ledger.con.execute("SELECT * FROM sacct_rows ORDER BY ALL").fetchall() == before
+    (job_301,) = [r for r in rows(ledger).values() if r["job_id"] == "301"]
+    assert (job_301["name"], job_301["partition"]) == ("eval|per-checkpoint", "gpu")
 
 
 # --- synthetic traps, one fixture line each -----------------------------------------------

@@ -37,10 +37,15 @@ def slurm():
     root = Path(tempfile.mkdtemp(prefix="trainbudget-slurm-"))
     root.chmod(0o755)
     cluster = SlurmCluster(root)
+    # Started under the strictest umask on purpose: the harness sets every mode a daemon
+    # checks itself, so an earlier in-process test's umask cannot break it (issue 23).
+    umask = os.umask(0o077)
     try:
         cluster.start()
+        os.umask(umask)
         yield cluster
     finally:
+        os.umask(umask)
         cluster.stop()
         shutil.rmtree(root, ignore_errors=True)
 

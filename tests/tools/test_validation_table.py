@@ -7,7 +7,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from tools.validation_table import PUBLISHED, main, markdown, naive_gpu_hours
+from tools.validation_table import (
+    PUBLISHED,
+    load_actuals,
+    main,
+    markdown,
+    naive_gpu_hours,
+    prelaunch_row,
+)
 
 
 def test_naive_is_six_n_t_at_the_published_throughput() -> None:
@@ -53,8 +60,32 @@ def test_markdown_with_and_without_a_forecast() -> None:
 
 
 def test_the_script_runs_on_the_published_folder(capsys) -> None:
-    assert main(["--folder", str(PUBLISHED)]) == 0
+    assert main(["--folder", str(PUBLISHED), "--part", "hindsight"]) == 0
     out = capsys.readouterr().out.splitlines()
     rows = [line for line in out if line.startswith("| ") and "---" not in line][1:]
     assert len(rows) == len(list(PUBLISHED.glob("*.plan.yaml")))
     assert all("%" in row for row in rows)  # every campaign has its naive error
+
+
+def test_a_strictly_pre_launch_row_uses_only_earlier_points_and_planned_tokens() -> None:
+    actuals = load_actuals(PUBLISHED / "actuals.csv")
+    launch = load_actuals(PUBLISHED / "prelaunch" / "launch.csv")
+    r = prelaunch_row(PUBLISHED / "prelaunch" / "bloom-176b.plan.yaml", actuals, launch)
+    # Before 11 March 2022 one dense MFU was published: Megatron-LM's 1T run, 0.392.
+    assert r["prior_points"] == 1 and r["prior_mfu"] == Decimal("0.392")
+    assert r["p10"] <= r["p50"] <= r["p90"] and r["inside"] == (r["p10"] <= r["actual"] <= r["p90"])
+    assert r["actual"] == 1_082_990
+
+
+def test_every_pre_launch_plan_is_priced_at_the_prior_with_the_fleet_mtbf() -> None:
+    import yaml
+
+    plans = sorted((PUBLISHED / "prelaunch").glob("*.plan.yaml"))
+    launch = load_actuals(PUBLISHED / "prelaunch" / "launch.csv")
+    actuals = load_actuals(PUBLISHED / "actuals.csv")
+    assert len(plans) >= 8
+    for path in plans:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert not {"mfu", "throughput_tflops", "flops", "phases"} & set(data["main"])
+        assert data["reliability"]["mtbf"] == "fleet"
+        assert data["campaign"] in launch and data["campaign"] in actuals

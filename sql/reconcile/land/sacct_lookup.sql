@@ -5,7 +5,7 @@
 --      once; the sacct_parsed view joins it back by the three strings, so a million lines are
 --      not each cut apart with string functions (profiled: per row in the view, these fields
 --      cost about 3 s per million lines). Rules, from sacct(1):
---      AllocTRES is a comma list: gres/gpu=N and/or gres/gpu:TYPE=N (the untyped total wins
+--      AllocTRES (or ReqTRES, when the export has no AllocTRES: i_gputres) is a comma list: gres/gpu=N and/or gres/gpu:TYPE=N (the untyped total wins
 --      when both appear); mem=N[KMGTP] (no unit means MiB, as sacct prints);
 --      State = NAME, "CANCELLED by <uid>", or NAME truncated to the column width with '+'
 --      (taken when exactly one Slurm state starts with it); NULL when it is none of these;
@@ -17,7 +17,7 @@ WITH strings AS (
     -- Over-long lines are taken in their repaired form only.
     SELECT tres, state_raw, exitcode FROM sacct_strings WHERE odd_lineno IS NULL
     UNION
-    SELECT coalesce(parts[getvariable('sacct_split').i_alloctres], ''),
+    SELECT coalesce(parts[getvariable('sacct_split').i_gputres], ''),
            coalesce(parts[getvariable('sacct_split').i_state], ''),
            coalesce(parts[getvariable('sacct_split').i_exitcode], '')
     FROM sacct_repaired

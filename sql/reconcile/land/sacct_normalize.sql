@@ -13,6 +13,8 @@
 --      the zone repeats (clocks going back) or skips (going forward) is named in
 --      time_flags, and Start / End are then placed by ElapsedRaw from the other end
 --      (the CTEs zoned and readings; docs/reconcile.md, Local times);
+--      time_flags also carries 'gpus-from-reqtres' on a row whose GPU count came from ReqTRES
+--      (an export without AllocTRES); the review shows it among the job's flags;
 --      AllocTRES, State and ExitCode: parsed once per distinct combination in sacct_lookup
 --      (see there for their rules) and joined back, with the small table as the hash build.
 -- The other fields are parsed per row with string functions (a regular expression only where
@@ -47,7 +49,7 @@ WITH split AS (
            parts[getvariable('sacct_split').i_submit] AS submit,
            parts[getvariable('sacct_split').i_start] AS start,
            parts[getvariable('sacct_split').i_end] AS "end",
-           coalesce(parts[getvariable('sacct_split').i_alloctres], '') AS tres,
+           coalesce(parts[getvariable('sacct_split').i_gputres], '') AS tres,
            parts[getvariable('sacct_split').i_alloctres] AS alloctres,
            parts[getvariable('sacct_split').i_reqtres] AS reqtres,
            parts[getvariable('sacct_split').i_nnodes] AS nnodes,
@@ -218,7 +220,10 @@ SELECT lineno,
        END AS problem,
        nullif(list_filter([CASE WHEN submit_note IS NOT NULL THEN concat('submit-time-', submit_note) END,
                            CASE WHEN start_note IS NOT NULL THEN concat('start-time-', start_note) END,
-                           CASE WHEN end_note IS NOT NULL THEN concat('end-time-', end_note) END],
+                           CASE WHEN end_note IS NOT NULL THEN concat('end-time-', end_note) END,
+                           -- GPUs read from ReqTRES (no AllocTRES column): 'gpus-from-reqtres'
+                           CASE WHEN coalesce(r.gpus, 0) > 0
+                                THEN getvariable('sacct_split').gpus_flag END],
                           lambda f: f IS NOT NULL), []) AS time_flags
 FROM resolved c
 -- AllocTRES, State and ExitCode parsed once per distinct combination (sacct_lookup); the

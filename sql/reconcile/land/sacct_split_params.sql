@@ -1,5 +1,7 @@
 -- in: params $first_data_line, $field_count, $delim, one 1-based field position per column
---     read ($i_jobid, ...; NULL when the export lacks that field), $cluster (default cluster
+--     read ($i_jobid, ...; NULL when the export lacks that field), $i_gputres (the field the
+--     GPU count is read from: AllocTRES, or ReqTRES when the export has no AllocTRES),
+--     $gpus_flag (the flag such a fallback puts on a row with GPUs, else NULL), $cluster (default cluster
 --     name), $tz (zone sacct printed its times in), $states (every Slurm state name),
 --     $min_gpus, $max_gpus, $min_elapsed (the bounds of quality.rules.SACCT_ROWS)
 -- out: the variable sacct_split, a struct of those parameters read by the sacct_parsed view
@@ -26,6 +28,8 @@ SET VARIABLE sacct_split = {
     'i_nnodes': CAST($i_nnodes AS INTEGER),
     'i_alloccpus': CAST($i_alloccpus AS INTEGER),
     'i_cluster': CAST($i_cluster AS INTEGER),
+    'i_gputres': CAST($i_gputres AS INTEGER),
+    'gpus_flag': CAST($gpus_flag AS VARCHAR),
     'cluster': CAST($cluster AS VARCHAR),
     'tz': CAST($tz AS VARCHAR),
     'states': CAST($states AS VARCHAR[]),

@@ -8,7 +8,7 @@
 --      On every other line odd_lineno and odd_line are NULL, so they add no distinct rows.
 CREATE OR REPLACE TEMP TABLE sacct_strings AS
 SELECT DISTINCT
-       coalesce(parts[getvariable('sacct_split').i_alloctres], '') AS tres,
+       coalesce(parts[getvariable('sacct_split').i_gputres], '') AS tres,
        coalesce(parts[getvariable('sacct_split').i_state], '') AS state_raw,
        coalesce(parts[getvariable('sacct_split').i_exitcode], '') AS exitcode,
        CASE WHEN len(parts) <> getvariable('sacct_split').field_count THEN lineno END

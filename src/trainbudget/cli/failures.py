@@ -18,6 +18,7 @@ from trainbudget.errors import (
     describe_os_error,
     environment_reason,
 )
+from trainbudget.ledger_location import damage_reason, damaged_file_in, damaged_ledger
 
 # A path the user gave that is missing or of the wrong kind: bad input, not a failing machine.
 _INPUT_ERRNOS = {errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EEXIST, errno.ENAMETOOLONG}
@@ -27,7 +28,7 @@ def report_failure(exc: Exception) -> int:
     """Print `exc` as one `trainbudget: error: ...` line on stderr; return the exit code."""
     code, message = classify(exc)
     if code == 1 and _stdout_broken(exc):
-        _silence_stdout()
+        silence_stdout()
     with contextlib.suppress(OSError):  # stderr itself gone: the exit code is all that is left
         print(f"trainbudget: error: {message}", file=sys.stderr, flush=True)
     return code
@@ -50,6 +51,9 @@ def classify(exc: BaseException) -> tuple[int, str]:
         reason = environment_reason(str(exc))  # DuckDB reports OS errors in its text only
         if reason:
             return 1, f"ledger: {reason} ({_one_line(str(exc))})"
+        damage = damage_reason(str(exc))  # a damaged block met after the open's checks
+        if damage:
+            return 2, str(damaged_ledger(damaged_file_in(str(exc)) or "file", damage))
     return 1, (
         f"internal error: {type(exc).__name__}: {_one_line(str(exc)) or 'no message'} "
         "(run with --debug for the traceback)"
@@ -68,7 +72,7 @@ def _stdout_broken(exc: BaseException) -> bool:
     )
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail a second time."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

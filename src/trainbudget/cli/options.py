@@ -3,18 +3,20 @@
 Numbers arrive as text and are read as exact Decimals ("7e9", "2.40", "1_000" stay exact); a
 bad value raises InputError naming the flag, e.g. `--mfu: must be in (0, 1], got '1.5'`.
 Stages take the parsed values and name their own fields; flag names are the CLI's business.
+A number option named like a gate quantity (`--estimated-gpu-hours`, `--max-gpus`) is held to
+its sane bound (limits.GATE_BOUNDS, docs/gates.md *Bounds*), as the plan's field is.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from trainbudget.errors import InputError
+from trainbudget.limits import within_gate_bound
 
 # Far beyond any real quantity (1e300 FLOPs), yet safe to multiply and to turn into an int.
 _LARGEST_EXPONENT = 300
@@ -32,7 +34,7 @@ def number(flag: str, text: str | None, expected: str = "a number") -> Decimal |
         raise InputError(f"{flag}: must be a finite number, got {text!r}")
     if value and abs(value.adjusted()) > _LARGEST_EXPONENT:
         raise InputError(f"{flag}: must be a number within 1e±{_LARGEST_EXPONENT}, got {text!r}")
-    return value
+    return within_gate_bound(flag, value)  # --estimated-gpu-hours etc.: limits.GATE_BOUNDS
 
 
 def amount(flag: str, text: str | None, unit: str = "") -> Decimal | None:
@@ -122,7 +124,10 @@ def whole_option(
             else:
                 words = f"from {minimum} to {maximum}"
             raise typer.BadParameter(f"must be {words}, got {value}")
-        return value
+        try:
+            return within_gate_bound(flag, value)
+        except InputError as exc:
+            raise typer.BadParameter(str(exc).removeprefix(f"{flag}: ")) from None
 
     return typer.Option(flag, help=help_text, metavar=metavar, callback=check)
 
@@ -134,7 +139,7 @@ NoLedgerOption = Annotated[
     bool, typer.Option("--no-ledger", help="Compute and print only; write nothing to the ledger.")
 ]
 LedgerOption = Annotated[
-    Path | None,
+    str | None,  # text, not a Path: `s3://x` must reach the location check with both slashes
     typer.Option(
         "--ledger",
         help="DuckDB ledger file, or the team ledger 'ducklake:postgres:<libpq connection "
@@ -176,7 +181,7 @@ def apply_wait(text: str | None) -> None:
         set_default_wait(float(seconds))
 
 
-def ledger_path(ctx: typer.Context, option: Path | None) -> Path | None:
+def ledger_path(ctx: typer.Context, option: str | None) -> str | None:
     """The command's --ledger if given, else the global one given before the command."""
     if option is not None:
         return option

@@ -1,4 +1,10 @@
-"""Printing results: one JSON object on stdout with --json, else rich tables; notes on stderr."""
+"""Printing results: one JSON object on stdout with --json, else rich tables; notes on stderr.
+
+Commit, then print: a command that writes the ledger commits and closes it first, then prints
+with `committed=True`. A reader that closes the pipe early (`| head -3`) then ends the command
+quietly with exit 0, the way Unix tools do, and the landing stays; any other failure to write
+stdout (a full disk) is still exit 1, and says that the ledger was already committed.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from trainbudget.cli.failures import silence_stdout
 from trainbudget.errors import EnvironmentFailure, describe_os_error
 from trainbudget.output import dumps
 
@@ -55,10 +62,21 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
-def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Any], None]) -> None:
-    """Print `payload` as one JSON object (and nothing else on stdout) or render it for people."""
+def emit(
+    payload: dict[str, Any],
+    as_json: bool,
+    render: Callable[[Any], None],
+    *,
+    committed: bool = False,
+) -> None:
+    """Print `payload` as one JSON object (and nothing else on stdout) or render it for people.
+
+    `committed`: the command's ledger writes are committed and the ledger closed (see above).
+    """
     body = dumps(payload) + b"\n" if as_json else None
     if sys.stdout is None:  # started with stdout closed (`>&-`)
+        if committed:
+            return
         raise EnvironmentFailure("stdout: closed (nowhere to print the result)")
     try:
         if body is not None:
@@ -67,21 +85,32 @@ def emit(payload: dict[str, Any], as_json: bool, render: Callable[[Any], None]) 
             render(_stdout_console())
         sys.stdout.flush()
     except OSError as exc:
-        raise stdout_failure(exc) from exc
+        _stdout_failed(exc, committed)
 
 
-def stdout_failure(exc: OSError) -> EnvironmentFailure:
+def _stdout_failed(exc: OSError, committed: bool) -> None:
+    """Return quietly when the reader left after the commit; raise the failure otherwise."""
+    if committed and isinstance(exc, BrokenPipeError):
+        silence_stdout()
+        return
+    raise stdout_failure(exc, committed) from exc
+
+
+def stdout_failure(exc: OSError, committed: bool = False) -> EnvironmentFailure:
     """A failed write to stdout (disk full, /dev/full, closed pipe) as an environment failure."""
+    kept = " (the ledger was committed before printing)" if committed else ""
     if isinstance(exc, BrokenPipeError):
-        return EnvironmentFailure("stdout: broken pipe (the reader closed it)")
-    return EnvironmentFailure(f"stdout: {describe_os_error(exc)}")
+        return EnvironmentFailure(f"stdout: broken pipe (the reader closed it){kept}")
+    return EnvironmentFailure(f"stdout: {describe_os_error(exc)}{kept}")
 
 
-def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: BinaryIO) -> None:
+def emit_with_array(
+    payload: dict[str, Any], key: str, array_path: Path, out: BinaryIO, *, committed: bool = False
+) -> None:
     """Write `payload` plus `key: <the JSON array in array_path>` as one JSON object.
 
     The array (hundreds of MB for a million-line reconcile week) is copied from the file DuckDB
-    wrote instead of being parsed and re-serialised.
+    wrote instead of being parsed and re-serialised. `committed` as for `emit`.
     """
     body = dumps({**payload, key: None})
     marker = dumps(key) + b":null}"
@@ -94,7 +123,7 @@ def emit_with_array(payload: dict[str, Any], key: str, array_path: Path, out: Bi
             out.write(b"}\n")
             out.flush()
         except OSError as exc:
-            raise stdout_failure(exc) from exc
+            _stdout_failed(exc, committed)
 
 
 def working(message: str) -> AbstractContextManager[Any]:

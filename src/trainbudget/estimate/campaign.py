@@ -230,6 +230,9 @@ def campaign_estimate(
         main_gpu_hours = forecast.main_gpu_hours
         from trainbudget.estimate.forecast_lines import main_line_detail
 
+        if forecast.throughput_source == "prior" and forecast.throughput_note:
+            main_detail = f"{plan.main.gpus} GPUs at the throughput {forecast.throughput_note}"
+
         main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
     lines = work_lines(plan, main_gpu_hours, main_detail)

@@ -11,6 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 from trainbudget.errors import InputError
+from trainbudget.limits import MAX_GPU_HOURS as MAX_GPU_HOURS  # re-exported: the one table
+from trainbudget.limits import MAX_GPUS as MAX_GPUS
+from trainbudget.limits import MAX_USD as MAX_USD
 
 _CONTEXT = Context(prec=50)
 # Products are kept exact (their digits add up); only quotients are rounded, to 50 digits.
@@ -89,11 +92,9 @@ def optional_non_negative(name: str, value: Any) -> Decimal | None:
 # Sane magnitudes (docs/estimate.md, "Bounds"): far beyond any real campaign, yet small enough
 # that every figure stays a finite double in any JSON reader and fits the ledger's
 # DECIMAL(38, 6) columns. A result beyond them is an input error naming the fields behind it.
-MAX_GPUS = 10**7  # ten million accelerators in one run
+# GPUs, GPU-hours and dollars are the gates' bounds too: one table, in trainbudget/limits.py.
 MAX_FLOPS = Decimal("1e40")  # the largest published runs are ~5e26 FLOPs
-MAX_GPU_HOURS = Decimal("1e12")  # a million GPUs for 114 years
 MAX_SECONDS = Decimal("1e16")  # 300 million years of wall time
-MAX_USD = Decimal("1e15")  # a quadrillion dollars
 MAX_GB_MONTHS = Decimal("1e15")
 
 

@@ -8,7 +8,11 @@ s sequence length, V vocabulary):
                            forward pass (Korthikanti et al. 2022, "Reducing Activation
                            Recomputation in Large Transformer Models", sec. 5; the logits are
                            not recomputed)
-  + 6·V·h      logits      the output projection, for an N that excludes the (un)embedding
+  + 6·V·h      logits      the output projection, for an N that excludes the (un)embedding;
+                           nothing with tied embeddings (N holds the shared matrix once, and
+                           6·N already counts its output projection)
+With n_heads and head_dim, h in the attention terms is n_heads·head_dim (the query width;
+the score and value products use every query head, so n_kv_heads does not change them).
 With N = 12·l·h² these give, per iteration of B sequences, Korthikanti's model FLOPs
 72·B·s·l·h²·(1 + s/6h + V/12lh) and, with recompute, Narayanan et al. 2021 ("Efficient
 Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", eq. 3)
@@ -44,6 +48,12 @@ class FlopsBasis:
     d_model: int | None = None
     seq_len: int | None = None
     vocab: int | None = None
+    # n_heads × head_dim when the plan gives them (GQA/MQA/MLA or PaLM's 48 × 256 heads need
+    # not equal d_model); the attention FLOPs are 12·l·(n_heads·head_dim)·s.
+    attention_width: int | None = None
+    # The output projection shares the input embedding's matrix, which N already counts once:
+    # its 6·V·h is inside 6·N, so the logits term adds nothing more.
+    tied_embeddings: bool = False
 
     @property
     def hardware(self) -> bool:
@@ -56,7 +66,11 @@ class FlopsBasis:
         if not self.terms:
             return f"model FLOPs {base}"
         kind = "hardware FLOPs" if self.hardware else "model FLOPs"
-        return f"{kind}: {base} + {' + '.join(self.terms)}"
+        terms = [
+            "logits (in N: tied embeddings)" if t == "logits" and self.tied_embeddings else t
+            for t in self.terms
+        ]
+        return f"{kind}: {base} + {' + '.join(terms)}"
 
     def formula(self) -> str:
         """The per-token sum as a formula over T (l layers, h d_model, s seq_len, V vocab)."""
@@ -75,14 +89,15 @@ class FlopsBasis:
     def per_token(self, params: Number, seq_len: int | None = None) -> Number:
         """Training FLOPs per token for `params` (active) parameters; `seq_len` overrides."""
         s = seq_len or self.seq_len
+        width = self.attention_width or self.d_model
         flops = 6 * params
         if "attention" in self.terms:
-            flops += 12 * self.n_layers * self.d_model * s
+            flops += 12 * self.n_layers * width * s
         if "recompute" in self.terms:
             flops += 2 * params
             if "attention" in self.terms:
-                flops += 4 * self.n_layers * self.d_model * s
-        if "logits" in self.terms:
+                flops += 4 * self.n_layers * width * s
+        if "logits" in self.terms and not self.tied_embeddings:
             flops += 6 * self.vocab * self.d_model
         return flops
 

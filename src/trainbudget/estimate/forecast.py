@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import daly_interval
@@ -25,8 +25,14 @@ from trainbudget.estimate.forecast_model import (
 from trainbudget.estimate.mtbf import FLEET_PRIOR, MtbfCurve
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.forecast_band import Band
+    from trainbudget.estimate.parallel import Layout
+    from trainbudget.estimate.throughput_prior import ThroughputPrior
     from trainbudget.plan import Plan
     from trainbudget.plan.forecast import Reliability
+
+# From least to most measured: the forecast's throughput_source is the least measured phase's.
+THROUGHPUT_SOURCES = ("prior", "plan", "pilot", "calibrated")
 
 _CTX = Context(prec=50)
 MINUTES_PER_HOUR = 60
@@ -96,6 +102,12 @@ class Forecast:
     ettr_interval: tuple[Decimal, Decimal] | None = None
     main_gpu_hours_interval: tuple[Decimal, Decimal] | None = None
     warnings: list[str] = field(default_factory=list)
+    throughput_source: str = "plan"
+    throughput_note: str | None = None
+    prior: ThroughputPrior | None = None
+    band: Band | None = None
+    rollback_wall_hours: Decimal | None = None
+    layout: Layout | None = None
 
     @property
     def failure_fraction(self) -> Decimal:
@@ -108,30 +120,63 @@ def _overheads(
     works: list[PhaseWork], plan: Plan, curve: MtbfCurve, mtbf_of: dict[int, Decimal]
 ) -> list[PhaseOverhead]:
     rel = plan.reliability
-    write = div(rel.checkpoint_write_minutes, MINUTES_PER_HOUR)
     fixed = rel.checkpoint_interval_minutes
+    phases = plan.main.phases if plan.main.params is not None and plan.main.phases else []
     result = []
-    for work in works:
+    for index, work in enumerate(works):
+        phase = phases[index] if index < len(phases) else None
+        write_minutes, restart_minutes, spares = (
+            rel.checkpoint_write_minutes,
+            rel.restart_minutes,
+            rel.spare_gpus,
+        )
+        if phase is not None:
+            if phase.checkpoint_write_minutes is not None:
+                write_minutes = phase.checkpoint_write_minutes
+            if phase.restart_minutes is not None:
+                restart_minutes = phase.restart_minutes
+            if phase.spare_gpus is not None:
+                spares = phase.spare_gpus
+        write = div(write_minutes, MINUTES_PER_HOUR)
         m = mtbf_of[work.gpus]
+        if fixed is None and write == 0:
+            raise InputError(
+                f"main.phases[{index}].checkpoint_write_minutes: Daly's optimum interval needs "
+                "a positive write time; or give reliability.checkpoint_interval_minutes"
+            )
         tau = daly_interval(write, m) if fixed is None else div(fixed, MINUTES_PER_HOUR)
         result.append(
             phase_overhead(
                 compute_wall_hours=work.compute_wall_hours,
                 gpus=work.gpus,
-                spare_gpus=rel.spare_gpus,
+                spare_gpus=spares,
                 mtbf_hours=m,
                 write_hours=write,
-                restart_hours=div(rel.restart_minutes, MINUTES_PER_HOUR),
+                restart_hours=div(restart_minutes, MINUTES_PER_HOUR),
                 interval_hours=tau,
             )
         )
     return result
 
 
-def _totals(phases: list[PhaseOverhead]) -> tuple[Decimal, Decimal, dict[str, Decimal]]:
+def _totals(
+    phases: list[PhaseOverhead], rollbacks: Decimal | None = None
+) -> tuple[Decimal, Decimal, dict[str, Decimal]]:
     lines = {key: exact_sum(p.overhead_gpu_hours[key] for p in phases) for key in OVERHEAD_LINES}
+    if rollbacks is not None:
+        lines["rollbacks"] = rollbacks
     compute = exact_sum(p.compute_gpu_hours for p in phases)
     return compute, exact_sum([compute, *lines.values()]), lines
+
+
+def rollback_lines(plan: Plan) -> tuple[Decimal, Decimal] | None:
+    """(wall hours, GPU-hours) of `reliability.rollbacks`: count × lost_hours, charged at the
+    main run's allocation (main.gpus + spare_gpus: the whole allocation redoes or waits)."""
+    rollbacks = plan.reliability.rollbacks
+    if rollbacks is None:
+        return None
+    wall = mul(rollbacks.count, rollbacks.lost_hours)
+    return wall, mul(wall, plan.main.gpus + plan.reliability.spare_gpus)
 
 
 def forecast_main(
@@ -140,25 +185,28 @@ def forecast_main(
     *,
     mfu: Numeric | None = None,
     mfu_source: str | None = None,
+    prior_options: dict[str, Any] | None = None,
 ) -> Forecast:
     """Forecast the plan's main run with MTBF(n) `curve` (see resolve_mtbf); `mfu` overrides
-    the main run's MFU or throughput (a measured one: pilot, calibrated), not a phase's own."""
+    the main run's MFU or throughput (a measured one: pilot, calibrated), not a phase's own;
+    `prior_options` narrow the throughput prior's points (throughput_prior's before, exclude)."""
     rel = plan.reliability
     if rel is None:
         raise InputError("reliability: the forecast needs a reliability section")
     warnings: list[str] = []
-    works = phase_work(plan, mfu, mfu_source, warnings)
+    works = phase_work(plan, mfu, mfu_source, warnings, prior_options)
     counts = {work.gpus for work in works} | {plan.main.gpus}
     point = {n: curve.hours_at(n) for n in counts}
     overheads = _overheads(works, plan, curve, point)
-    compute, total, lines = _totals(overheads)
+    rollback = rollback_lines(plan)
+    compute, total, lines = _totals(overheads, None if rollback is None else rollback[1])
     main_m = point[plan.main.gpus]
     write = div(rel.checkpoint_write_minutes, MINUTES_PER_HOUR)
     if rel.checkpoint_interval_minutes is not None:
         interval, interval_source = rel.checkpoint_interval_minutes, "plan"
     else:
         interval, interval_source = mul(daly_interval(write, main_m), MINUTES_PER_HOUR), "daly"
-    bounds = _interval_bounds(works, plan, curve, counts, overheads)
+    bounds = _interval_bounds(works, plan, curve, counts, overheads, rollback)
     phases = [
         PhaseForecast(
             name=w.name,
@@ -178,9 +226,19 @@ def forecast_main(
             f"reliability.job_mtbf_hours is the MTBF at main.gpus ({plan.main.gpus:,}); phases on "
             f"other GPU counts use it scaled as n^{float(curve.exponent):.2f} (the fleet exponent)"
         )
+    _family_warning(plan, curve, works, warnings)
+    source = next(k for k in THROUGHPUT_SOURCES if k in {w.throughput_source for w in works})
+    band = _band(works, overheads, curve, plan.main.gpus, source, rollback)
+    layout = None
+    if plan.main.parallel is not None:
+        from trainbudget.estimate.parallel import plan_layout
+
+        layout = plan_layout(plan)
+        warnings.extend(layout.warnings)
+    wall = [o.wall_hours for o in overheads] + ([] if rollback is None else [rollback[0]])
     return Forecast(
         main_gpu_hours=total,
-        main_wall_hours=exact_sum(o.wall_hours for o in overheads),
+        main_wall_hours=exact_sum(wall),
         compute_gpu_hours=compute,
         ettr=_CTX.divide(compute, total),
         overhead_gpu_hours=lines,
@@ -193,8 +251,55 @@ def forecast_main(
         checkpoints=exact_sum(o.checkpoints for o in overheads),
         phases=phases,
         warnings=warnings,
+        throughput_source=source,
+        throughput_note=next((w.prior.note for w in works if w.prior is not None), None),
+        prior=next((w.prior for w in works if w.prior is not None), None),
+        band=band,
+        rollback_wall_hours=None if rollback is None else rollback[0],
+        layout=layout,
         **bounds,
     )
+
+
+def _band(
+    works: list[PhaseWork],
+    overheads: list[PhaseOverhead],
+    curve: MtbfCurve,
+    gpus: int,
+    source: str,
+    rollback: tuple[Decimal, Decimal] | None,
+) -> Band:
+    """The GPU-hours band (estimate/forecast_band.py) at the least measured throughput's σ."""
+    from trainbudget.estimate.forecast_band import MEASURED_SIGMA, main_gpu_hours_band
+
+    priors = [w.prior for w in works if w.prior is not None]
+    if priors:
+        sigma = max(p.sigma for p in priors)
+        label = f"prior, σ {sigma:.3f} on ln MFU from published runs"
+    else:
+        sigma, label = MEASURED_SIGMA, f"{source}-measured, σ {MEASURED_SIGMA:.3f} assumed"
+    extra = Decimal(0) if rollback is None else rollback[1]
+    return main_gpu_hours_band(overheads, curve, gpus, sigma, label, extra)
+
+
+def _family_warning(
+    plan: Plan, curve: MtbfCurve, works: list[PhaseWork], warnings: list[str]
+) -> None:
+    """Say plainly when the fleet prior (measured on GPUs) prices another hardware family."""
+    if curve.source != "fleet":
+        return
+    others = sorted({w.gpu for w in works if w.gpu and not _is_gpu(w.gpu)})
+    if others:
+        warnings.append(
+            f"reliability.mtbf: fleet is a GPU prior (Meta's A100/H100 research clusters, "
+            f"Kokolis et al. 2024) used here for {', '.join(others)}: no failure rate of that "
+            "hardware family was published; give job_mtbf_hours if you have one"
+        )
+
+
+def _is_gpu(name: str) -> bool:
+    """False for accelerators that are not GPUs (TPU, Gaudi), by catalog name."""
+    return not name.upper().startswith(("TPU", "GAUDI"))
 
 
 def _interval_bounds(
@@ -203,6 +308,7 @@ def _interval_bounds(
     curve: MtbfCurve,
     counts: set[int],
     planned: list[PhaseOverhead],
+    rollback: tuple[Decimal, Decimal] | None = None,
 ) -> dict[str, tuple[Decimal, Decimal] | None]:
     """ETTR and GPU-hours at the ends of the curve's MTBF interval, at the planned intervals."""
     ends = {n: curve.interval_at(n) for n in counts}
@@ -223,7 +329,7 @@ def _interval_bounds(
                     interval_hours=plan_phase.interval_hours,
                 )
             )
-        compute, total, _ = _totals(phases)
+        compute, total, _ = _totals(phases, None if rollback is None else rollback[1])
         results.append((_CTX.divide(compute, total), total))
     (low_ettr, high_hours), (high_ettr, low_hours) = results
     return {
@@ -238,7 +344,8 @@ def campaign_forecast(
     mfu: Numeric | None = None,
     mfu_source: str | None = None,
     ledger_mtbf: MtbfCurve | None = None,
+    prior_options: dict[str, Any] | None = None,
 ) -> Forecast:
     """The forecast of a plan with a reliability section, its MTBF resolved (resolve_mtbf)."""
     curve = resolve_mtbf(plan.reliability, plan.main.gpus, ledger_mtbf)
-    return forecast_main(plan, curve, mfu=mfu, mfu_source=mfu_source)
+    return forecast_main(plan, curve, mfu=mfu, mfu_source=mfu_source, prior_options=prior_options)

@@ -2,19 +2,21 @@
 
 compute GPU-hours = tokens · FLOPs per token (estimate/flops_basis.py) ÷ (rate · 3600), the
 per-GPU rate being `throughput_tflops` · 10¹² or peak · MFU (phase's own, else a measured
-override, else main's, else the class default by class and precision).
+override, else main's, else the throughput prior's median MFU for the kind and precision,
+estimate/throughput_prior.py). A phase's peak is its own `gpu`/`precision` when it sets one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.throughput_prior import ThroughputPrior
     from trainbudget.plan import Plan
     from trainbudget.plan.forecast import Phase
 
@@ -36,17 +38,47 @@ class PhaseWork:
     throughput_tflops: Decimal | None = None
     mfu: Decimal | None = None
     model_flops_mfu: Decimal | None = None
+    # plan, pilot, calibrated or prior (DESIGN.md); the prior's distribution when it is one.
+    throughput_source: str = "plan"
+    prior: ThroughputPrior | None = None
+    gpu: str | None = None
+    precision: str | None = None
+
+
+def throughput_source_of(mfu_source: str | None) -> str:
+    """A measured override's source in DESIGN.md's words: pilot (a trace too), calibrated, plan."""
+    if mfu_source in ("pilot", "trace"):
+        return "pilot"
+    return "calibrated" if mfu_source == "calibrated" else "plan"
+
+
+def _phase_peak(plan: Plan, phase: Phase | None, main_peak_value: Decimal) -> Decimal:
+    """The phase's dense peak: its own gpu/precision when it sets one, else the main run's."""
+    from trainbudget.estimate.catalog import get_accelerator
+
+    if phase is None or (phase.gpu is None and phase.precision is None):
+        return main_peak_value
+    gpu = phase.gpu or plan.main.gpu
+    if gpu is None:
+        raise InputError("main.phases: a phase's precision needs main.gpu (a catalog name)")
+    return get_accelerator(gpu).peak_flops_per_second(phase.precision or plan.main.precision)
 
 
 def phase_work(
-    plan: Plan, mfu: Numeric | None, mfu_source: str | None, warnings: list[str]
+    plan: Plan,
+    mfu: Numeric | None,
+    mfu_source: str | None,
+    warnings: list[str],
+    prior_options: dict[str, Any] | None = None,
 ) -> list[PhaseWork]:
+    """Each phase's compute; `prior_options` (before, exclude) narrow the throughput prior's
+    points (docs/validation.md's strictly pre-launch column)."""
     from trainbudget.estimate.campaign import main_peak
     from trainbudget.estimate.run import implied_class, plausible_mfu_high, run_basis
 
     main = plan.main
     if main.params is None or (main.hours is not None and mfu is None):
-        return [PhaseWork("main", main.gpus, to_decimal(main.hours))]
+        return [PhaseWork("main", main.gpus, to_decimal(main.hours), gpu=main.gpu)]
     spec = main.flops
     shape = spec if spec is not None else main
     basis = run_basis(
@@ -58,11 +90,14 @@ def phase_work(
         vocab=spec.vocab if spec is not None else None,
         where="main.flops.",
     )
+    if spec is not None and (spec.n_heads is not None or spec.tied_embeddings):
+        width = None if spec.n_heads is None else spec.n_heads * spec.head_dim
+        basis = replace(basis, attention_width=width, tied_embeddings=spec.tied_embeddings)
     moe = main.flops_method == "moe"
     if moe and main.active_params is None:
         raise InputError("main.active_params: required by the moe FLOPs method")
     work_params = as_plain(main.active_params if moe else main.params)
-    peak = main_peak(plan)
+    main_peak_value = main_peak(plan)
     model_class = implied_class(main.model_class, main.flops_method)
     phases = main.phases or [None]
     works = []
@@ -74,7 +109,11 @@ def phase_work(
         seq_len = None if phase is None else phase.seq_len
         per_token = basis.per_token(work_params, seq_len)
         flops = mul(per_token, tokens)
-        rate, source, tflops = _rate(plan, phase, mfu, mfu_source, peak, model_class)
+        peak = _phase_peak(plan, phase, main_peak_value)
+        precision = main.precision if phase is None or phase.precision is None else phase.precision
+        rate, source, tflops, kind, prior = _rate(
+            plan, phase, mfu, mfu_source, peak, model_class, precision, prior_options or {}
+        )
         if rate > peak:
             raise InputError(
                 f"{where}.throughput_tflops: {tflops:f} TFLOP/s is above the GPU's dense peak "
@@ -82,7 +121,7 @@ def phase_work(
             )
         basis_mfu = div(rate, peak)
         model_mfu = div(mul(basis_mfu, 6, work_params), per_token)
-        high = plausible_mfu_high(model_class, main.precision)
+        high = plausible_mfu_high(model_class, precision)
         if tflops is not None and not basis.terms and model_mfu > high:
             warnings.append(
                 f"{where}.throughput_tflops: {tflops:f} TFLOP/s is MFU {model_mfu:.3g} on model "
@@ -102,6 +141,10 @@ def phase_work(
                 throughput_tflops=tflops,
                 mfu=basis_mfu,
                 model_flops_mfu=model_mfu,
+                throughput_source=kind,
+                prior=prior,
+                gpu=main.gpu if phase is None or phase.gpu is None else phase.gpu,
+                precision=precision,
             )
         )
     return works
@@ -114,24 +157,28 @@ def _rate(
     mfu_source: str | None,
     peak: Decimal,
     model_class: str,
-) -> tuple[Decimal, str, Decimal | None]:
-    """Per-GPU FLOP/s on the basis, where it came from, and the TFLOP/s if given as one."""
-    from trainbudget.estimate.run import default_mfu
-
+    precision: str,
+    prior_options: dict[str, Any],
+) -> tuple[Decimal, str, Decimal | None, str, ThroughputPrior | None]:
+    """Per-GPU FLOP/s on the basis, where it came from, the TFLOP/s if given as one, the
+    throughput_source and, at the prior, its distribution (estimate/throughput_prior.py)."""
     main = plan.main
     if phase is not None and phase.throughput_tflops is not None:
-        return (
-            mul(phase.throughput_tflops, TERA),
-            "phase throughput_tflops",
-            phase.throughput_tflops,
-        )
+        tflops = phase.throughput_tflops
+        return mul(tflops, TERA), "phase throughput_tflops", tflops, "plan", None
     if phase is not None and phase.mfu is not None:
-        return mul(peak, phase.mfu), "phase mfu", None
+        return mul(peak, phase.mfu), "phase mfu", None, "plan", None
     if mfu is not None:
-        return mul(peak, mfu), f"mfu ({mfu_source or 'user'})", None
+        source = f"mfu ({mfu_source or 'user'})"
+        return mul(peak, mfu), source, None, throughput_source_of(mfu_source), None
     if main.throughput_tflops is not None:
-        return mul(main.throughput_tflops, TERA), "main.throughput_tflops", main.throughput_tflops
+        tflops = main.throughput_tflops
+        return mul(tflops, TERA), "main.throughput_tflops", tflops, "plan", None
     if main.mfu is not None:
-        return mul(peak, main.mfu), "main.mfu", None
-    value = default_mfu(model_class, main.precision)
-    return mul(peak, value), f"class-default mfu {value} ({model_class}, {main.precision})", None
+        return mul(peak, main.mfu), "main.mfu", None, "plan", None
+    from trainbudget.estimate.throughput_prior import throughput_prior
+
+    prior = throughput_prior(model_class, precision, **prior_options)
+    value = prior.median
+    source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
+    return mul(peak, value), source, None, "prior", prior

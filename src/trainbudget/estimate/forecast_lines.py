@@ -66,6 +66,16 @@ def forecast_lines(forecast: Forecast) -> list[dict[str, Any]]:
                 "detail": _line_detail(line, forecast.phases),
             }
         )
+    if "rollbacks" in forecast.overhead_gpu_hours:
+        wall = forecast.rollback_wall_hours or Decimal(0)
+        gpus = forecast.phases[0].overhead.allocated_gpus if forecast.phases else 0
+        rows.append(
+            {
+                "line": "rollbacks",
+                "gpu_hours": forecast.overhead_gpu_hours["rollbacks"],
+                "detail": f"{_n(wall)} h lost to rollbacks and outages × {gpus:,} GPUs",
+            }
+        )
     return rows
 
 
@@ -137,7 +147,19 @@ def forecast_payload(forecast: Forecast) -> dict[str, Any]:
         "interruptions": forecast.interruptions,
         "checkpoints": forecast.checkpoints,
         "failure_fraction": forecast.failure_fraction,
+        "throughput_source": forecast.throughput_source,
     }
+    if forecast.band is not None:
+        payload["main_gpu_hours_band"] = forecast.band.as_dict()
+        payload["band_detail"] = forecast.band.detail()
+    if forecast.throughput_note is not None:
+        payload["throughput_prior"] = forecast.throughput_note
+    if forecast.rollback_wall_hours is not None:
+        payload["rollback_wall_hours"] = forecast.rollback_wall_hours
+    if forecast.layout is not None:
+        payload["pipeline_bubble_share"] = forecast.layout.bubble_share
+        payload["pipeline_micro_batches"] = forecast.layout.micro_batches
+        payload["memory_most_loaded_rank"] = forecast.layout.memory_payload()
     if forecast.ettr_interval is not None:
         payload["ettr_interval"] = list(forecast.ettr_interval)
         payload["mtbf_hours_interval"] = list(forecast.mtbf_hours_interval or ())

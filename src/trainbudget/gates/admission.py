@@ -16,10 +16,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.exact import non_negative, optional_non_negative
-from trainbudget.gates.outcome import GateOutcome
+from trainbudget.gates.outcome import GateOutcome, taken
 from trainbudget.gates.outcome import hours as _h
 from trainbudget.gates.outcome import plain as _n
+from trainbudget.limits import within_gate_bound
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan
@@ -151,11 +151,11 @@ def admit_run(request: AdmissionRequest, limits: QueueLimits | None = None) -> G
     Raises InputError naming the field for a negative, NaN or infinite number.
     """
     limits = limits or QueueLimits()
-    estimate = non_negative("estimated_gpu_hours", request.estimated_gpu_hours)
-    budget = non_negative("budget_gpu_hours", request.budget_gpu_hours)
-    interruptions = non_negative("expected_interruptions", request.expected_interruptions)
-    runtime = optional_non_negative("runtime_hours", request.runtime_hours)
-    memory = optional_non_negative("memory_per_gpu_gb", request.memory_per_gpu_gb)
+    estimate = taken("estimated_gpu_hours", request.estimated_gpu_hours)
+    budget = taken("budget_gpu_hours", request.budget_gpu_hours)
+    interruptions = taken("expected_interruptions", request.expected_interruptions)
+    runtime = taken("runtime_hours", request.runtime_hours)
+    memory = taken("memory_per_gpu_gb", request.memory_per_gpu_gb)
     for name, allowed in (
         ("workload", ("experiment", "retraining")),
         ("priority", ("normal", "high")),
@@ -167,6 +167,7 @@ def admit_run(request: AdmissionRequest, limits: QueueLimits | None = None) -> G
             )
     if request.gpus is not None and request.gpus <= 0:
         raise InputError(f"gpus: must be a positive integer, got {request.gpus}")
+    within_gate_bound("gpus", request.gpus)
     _check_limits(limits)
 
     blocks: list[tuple[str, str]] = []
@@ -334,9 +335,10 @@ def _check_limits(limits: QueueLimits) -> None:
         "committed_gpu_hours",
         "retraining_reserve_gpu_hours",
     ):
-        optional_non_negative(name, getattr(limits, name))
+        taken(name, getattr(limits, name))
     if limits.max_gpus is not None and limits.max_gpus < 0:
         raise InputError(f"max_gpus: must be zero or more, got {limits.max_gpus}")
+    within_gate_bound("max_gpus", limits.max_gpus)
 
 
 def _limits_dict(limits: QueueLimits) -> dict[str, object]:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from trainbudget.gates.outcome import GateOutcome
+from trainbudget.errors import InputError
+from trainbudget.gates.outcome import GATES, GateOutcome
 from trainbudget.output import dumps
 
 if TYPE_CHECKING:
@@ -89,7 +90,10 @@ def list_decisions(
     gate: str | None = None,
     limit: int = 1000,
 ) -> list[dict[str, Any]]:
-    """Decisions oldest first (the newest `limit`), optionally for one campaign or gate."""
+    """Decisions oldest first (the newest `limit`), optionally for one campaign or gate;
+    InputError for a gate that is none of GATES (an unknown name matches nothing)."""
+    if gate is not None and gate not in GATES:
+        raise InputError(f"--gate: unknown gate {gate!r}; the gates are {', '.join(GATES)}")
     rows = ledger.records("gates/list_decisions", campaign_id=campaign_id, gate=gate, limit=limit)
     for row in rows:
         row["inputs"] = orjson.loads(row["inputs"])

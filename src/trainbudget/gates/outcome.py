@@ -7,6 +7,28 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from trainbudget.estimate.exact import optional_non_negative
+from trainbudget.limits import within_gate_bound
+
+# Every gate's name, as GateOutcome.gate and the decisions table spell it (docs/gates.md).
+GATES = (
+    "admission",
+    "stop-rules",
+    "pilot-promotion",
+    "continuation",
+    "retry",
+    "evaluation-promotion",
+    "release-promotion",
+    "retention",
+    "decision",
+)
+
+
+def taken(name: str, value: Any) -> Decimal | None:
+    """A quantity a gate takes as an exact Decimal: finite, zero or more and within its sane
+    bound (limits.GATE_BOUNDS); InputError naming `name` otherwise; None passes through."""
+    return within_gate_bound(name, optional_non_negative(name, value))
+
 
 @dataclass(frozen=True)
 class GateOutcome:

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 from trainbudget.errors import InputError
 from trainbudget.estimate.exact import non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, usd
+from trainbudget.vocabulary import ARTIFACT_ROLES as ROLES
 
 if TYPE_CHECKING:
     from trainbudget.plan.gates import RetentionSection
 
-ROLES = ("recovery", "promoted", "final", "evaluation")
 _BYTES_PER_GB = 10**9
 
 

@@ -17,8 +17,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
 from trainbudget.errors import InputError
-from trainbudget.estimate.exact import non_negative, optional_non_negative
-from trainbudget.gates.outcome import GateOutcome, hours, usd
+from trainbudget.estimate.exact import non_negative
+from trainbudget.gates.outcome import GateOutcome, hours, taken, usd
+from trainbudget.limits import within_gate_bound
 
 if TYPE_CHECKING:
     from trainbudget.plan.gates import StopRulesSection
@@ -95,8 +96,9 @@ def declare_stop_rules(
     metric (repeated peeking at the holdout biases it); a metric not among the run's declared
     development metrics.
     """
-    wall = optional_non_negative("stop_rules.max_wall_hours", max_wall_hours)
-    spend = optional_non_negative("stop_rules.spend_limit_usd", spend_limit_usd)
+    wall = taken("stop_rules.max_wall_hours", max_wall_hours)
+    spend = taken("stop_rules.spend_limit_usd", spend_limit_usd)
+    within_gate_bound("stop_rules.max_failed_steps", max_failed_steps)
     if max_failed_steps is not None and max_failed_steps < 0:
         raise InputError(
             f"stop_rules.max_failed_steps: must be zero or more, got {max_failed_steps}"
@@ -134,6 +136,8 @@ def evaluate_stop_rules(rules: StopRules, progress: RunProgress) -> GateOutcome:
     """
     wall = non_negative("progress.wall_hours", progress.wall_hours)
     spent = non_negative("progress.spent_usd", progress.spent_usd)
+    within_gate_bound("progress.wall_hours", wall)
+    within_gate_bound("progress.spent_usd", spent)
     if progress.failed_steps < 0:
         raise InputError(
             f"progress.failed_steps: must be zero or more, got {progress.failed_steps}"

@@ -18,6 +18,12 @@ from trainbudget.errors import (
     LedgerBusyError,
     environment_reason,
 )
+from trainbudget.ledger_location import (
+    damage_reason,
+    damaged_ledger,
+    duckdb_file_name,
+    truncation,
+)
 
 
 def missing_folders(folder: Path) -> list[Path]:
@@ -64,21 +70,40 @@ def connect(path: Path, *, read_only: bool, wait_s: float = 0) -> duckdb.DuckDBP
             time.sleep(min(_RETRY_S, left))
 
 
+# Nothing is downloaded or loaded behind the ledger's back (the extensions it uses are built in).
+_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
 def _connect_once(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    why = truncation(path)
+    if why:
+        raise damaged_ledger(path, why)
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
+        con = duckdb.connect(duckdb_file_name(path), read_only=read_only, config=_CONFIG)
     except duckdb.IOException as exc:
         if "lock" in str(exc).lower():
             raise LedgerBusyError(f"ledger {path} is in use by another process") from None
+        if damage_reason(str(exc)):
+            raise damaged_ledger(path, damage_reason(str(exc))) from None
         reason = environment_reason(str(exc))
         if reason:
             raise EnvironmentFailure(f"ledger {path}: {reason} ({_first_line(exc)})") from None
         raise InputError(f"ledger {path}: cannot open: {_first_line(exc)}") from None
     except duckdb.Error as exc:
+        if damage_reason(str(exc)) and truncation(path) is None and _is_duckdb(path):
+            raise damaged_ledger(path, damage_reason(str(exc))) from None
         raise InputError(f"ledger {path}: not a DuckDB file ({_first_line(exc)})") from None
     # DuckDB draws a progress bar on stdout for long queries; that would break --json.
     con.execute("SET enable_progress_bar = false")
     return con
+
+
+def _is_duckdb(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
 
 
 def _first_line(exc: BaseException) -> str:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainbudget.errors import InputError
+from trainbudget.ledger_location import TEAM_PREFIX, classify_ledger_location
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
 LEDGER_ENV = "TRAINBUDGET_LEDGER"
 DATA_ENV = "TRAINBUDGET_LEDGER_DATA"
-TEAM_PREFIX = "ducklake:"
 _POSTGRES = "ducklake:postgres:"
 _DATA = {"path": None}  # the CLI's --ledger-data, when given
 
@@ -54,8 +54,8 @@ def resolve_location(option: str | os.PathLike[str] | None = None) -> Path | Tea
     or a TeamLocation for `ducklake:postgres:...` (InputError for another `ducklake:` form)."""
     if isinstance(option, TeamLocation):
         return option
-    text = str(option) if option else (os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
-    if not text.startswith(TEAM_PREFIX):
+    text = os.fspath(option) if option else (os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
+    if classify_ledger_location(text) == "file":  # InputError for md:, s3://, ...
         return Path(text)
     if not text.startswith(_POSTGRES) or not text[len(_POSTGRES) :].strip():
         raise InputError(

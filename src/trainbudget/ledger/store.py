@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,8 @@ from trainbudget.ledger.file import remove_created as _remove_created
 from trainbudget.ledger.location import TeamLocation, resolve_location
 from trainbudget.ledger.sources import Source, SourceLanding, _now, sha256_of, source_options
 from trainbudget.ledger.sql_files import load_sql, migrations
-from trainbudget.permissions import restrict_new_files
+from trainbudget.ledger_location import damage_reported
+from trainbudget.permissions import hold_private_umask
 
 # SQL that means something only to the DuckDB file: on the team ledger CHECKPOINT would run
 # DuckLake's whole maintenance (`trainbudget ledger maintain` does that, on a schedule).
@@ -38,7 +39,8 @@ _MIGRATE_TRIES = 5
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
     """Ledger location as a path: the --ledger option, else $TRAINBUDGET_LEDGER, else
     ./trainbudget.duckdb. For the team ledger, its data folder (or the location's text):
-    things a run writes beside the ledger (live sacct output) go next to it."""
+    things a run writes beside the ledger (live sacct output) go next to it. InputError for
+    a location that is no local path and no team ledger (classify_ledger_location)."""
     location = resolve_location(option)
     if isinstance(location, TeamLocation):
         return Path(location.data_path or ".") / "ledger"
@@ -71,6 +73,7 @@ class Ledger(SourceLanding):
         self.team = location  # None for the DuckDB file
         self._in_transaction = False
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
+        self._release_umask: Callable[[], None] = _nothing  # Ledger.open's, until close()
 
     @property
     def location(self) -> str:
@@ -95,7 +98,8 @@ class Ledger(SourceLanding):
         if isinstance(location, TeamLocation):
             return cls._open_team(location, migrate=migrate, read_only=False)
         resolved = location
-        restrict_new_files()  # the ledger and its WAL hold users and accounts: 0600
+        # The ledger and its WAL hold users and accounts: 0600 while open, umask restored on close.
+        release_umask = hold_private_umask()
         created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
         ledger = None
         try:
@@ -103,11 +107,14 @@ class Ledger(SourceLanding):
             wait = _WAIT["seconds"] if wait_s is None else wait_s
             ledger = cls(resolved, _connect(resolved, read_only=False, wait_s=wait))
             ledger._created = created
+            ledger._release_umask = release_umask
             if migrate:
-                ledger.migrate()
+                with damage_reported(resolved):
+                    ledger.migrate()
         except BaseException:
             if ledger is not None:
                 ledger.close()
+            release_umask()
             _remove_created(created)
             raise
         return ledger
@@ -130,7 +137,8 @@ class Ledger(SourceLanding):
             )
         ledger = cls(resolved, _connect(resolved, read_only=True))
         try:
-            versions = ledger.existing_versions()
+            with damage_reported(resolved):
+                versions = ledger.existing_versions()
             pending = {v for v, _, _ in migrations()} - set(versions)
         except BaseException:
             ledger.close()
@@ -142,9 +150,14 @@ class Ledger(SourceLanding):
 
     @classmethod
     def _open_team(cls, location: TeamLocation, *, migrate: bool, read_only: bool) -> Ledger:
-        restrict_new_files()  # the Parquet files hold users and accounts too
-        con = team.connect(location, read_only=read_only)
+        release_umask = hold_private_umask()  # the Parquet files hold users and accounts too
+        try:
+            con = team.connect(location, read_only=read_only)
+        except BaseException:
+            release_umask()
+            raise
         ledger = cls(resolve_ledger_path(location), con, location)
+        ledger._release_umask = release_umask
         try:
             if migrate:
                 ledger.migrate()
@@ -168,6 +181,7 @@ class Ledger(SourceLanding):
 
     def close(self) -> None:
         self.con.close()
+        self._release_umask()
 
     # --- schema -------------------------------------------------------------------------
 
@@ -349,13 +363,19 @@ class Ledger(SourceLanding):
             raise
 
     def table_counts(self) -> list[tuple[str, int]]:
-        """(table, exact row count) for every table in the ledger."""
-        names = [name for name, _ in self.query("ledger/table_counts")]
-        # Table names come from DuckDB's own catalog, not from user input.
-        return [
-            (name, self.con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
-            for name in names
-        ]
+        """(table, exact row count) for every table in the ledger, each table read whole (its
+        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported."""
+        read_whole = 'SELECT count(*), sum(hash("{0}")) FROM "{0}"'
+        with damage_reported(self.path):
+            names = [name for name, _ in self.query("ledger/table_counts")]
+            # Table names come from DuckDB's own catalog, not from user input.
+            return [
+                (name, self.con.execute(read_whole.format(name)).fetchone()[0]) for name in names
+            ]
+
+
+def _nothing() -> None:
+    pass
 
 
 __all__ = [

@@ -33,10 +33,13 @@ _REQUIRED = object()
 
 
 class _Spec:
-    __slots__ = ("after", "check", "default", "factory")
+    __slots__ = ("after", "check", "default", "factory", "omit_default")
 
-    def __init__(self, check: Check, default: Any, factory: Any, after: After | None) -> None:
+    def __init__(
+        self, check: Check, default: Any, factory: Any, after: After | None, omit_default: bool
+    ) -> None:
         self.check, self.default, self.factory, self.after = check, default, factory, after
+        self.omit_default = omit_default
 
 
 class Section:
@@ -104,8 +107,14 @@ class Section:
         return None
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields as a dict in declaration order, sections as dicts, values as they are."""
-        return {name: _plain(getattr(self, name)) for name, _ in self._specs}
+        """The fields as a dict in declaration order, sections as dicts, values as they are;
+        a field made with `omit_default` is left out while it holds its default (so plans
+        stored before the field existed dump the same bytes)."""
+        return {
+            name: _plain(getattr(self, name))
+            for name, item in self._specs
+            if not (item.omit_default and getattr(self, name) == item.default)
+        }
 
     def to_json(self) -> str:
         """Compact JSON in declaration order, Decimals as text (what the ledger stores)."""
@@ -164,12 +173,14 @@ def spec(
     default: Any = _REQUIRED,
     factory: Callable[[], Any] | None = None,
     after: After | None = None,
+    omit_default: bool = False,
 ) -> Any:
     """A section field checked by `check`; required unless it has a default or factory.
 
-    `after(value, the fields before it)` is the field's own rule, e.g. against earlier fields.
+    `after(value, the fields before it)` is the field's own rule, e.g. against earlier fields;
+    `omit_default` leaves the field out of as_dict()/to_json() while it holds its default.
     """
-    return _Spec(check, default, factory, after)
+    return _Spec(check, default, factory, after, omit_default)
 
 
 def _plain(value: Any) -> Any:

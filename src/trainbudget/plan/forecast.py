@@ -16,8 +16,11 @@ from trainbudget.plan.checks import (
     POSITIVE_DECIMAL,
     POSITIVE_INT,
     TEXT,
+    boolean,
     choice,
+    integer,
     list_of,
+    nested,
     optional,
     to_decimal,
 )
@@ -30,6 +33,19 @@ from trainbudget.plan.fields import (
 )
 
 FlopsTerm = Literal["recompute", "attention", "logits"]
+
+
+def integer_in(low: int, high: int) -> Any:
+    """An integer from `low` to `high`."""
+    inner = integer(ge=low)
+
+    def check(value: Any, loc: Location) -> int:
+        number = inner(value, loc)
+        if number > high:
+            raise Invalid(loc, f"must be at most {high}, got {number}")
+        return number
+
+    return check
 
 
 def _distinct(terms: list[str], _: dict[str, Any]) -> str | None:
@@ -47,6 +63,11 @@ class FlopsSpec(Section):
     d_model: int | None = spec(optional(POSITIVE_INT), None)
     seq_len: int | None = spec(optional(POSITIVE_INT), None)
     vocab: int | None = spec(optional(POSITIVE_INT), None)
+    # The attention shape (its FLOPs use n_heads × head_dim, not d_model) and the embedding.
+    n_heads: int | None = spec(optional(POSITIVE_INT), None, omit_default=True)
+    n_kv_heads: int | None = spec(optional(POSITIVE_INT), None, omit_default=True)
+    head_dim: int | None = spec(optional(POSITIVE_INT), None, omit_default=True)
+    tied_embeddings: bool = spec(boolean(), False, omit_default=True)
 
     def check(self) -> str | None:
         from trainbudget.estimate.flops_basis import TERM_NEEDS
@@ -55,6 +76,13 @@ class FlopsSpec(Section):
             for name in TERM_NEEDS[term]:
                 if getattr(self, name) is None:
                     return f"{name}: required by the {term} term"
+        if (self.n_heads is None) != (self.head_dim is None):
+            return "give n_heads and head_dim together (attention width = n_heads × head_dim)"
+        if self.n_kv_heads is not None:
+            if self.n_heads is None:
+                return "n_kv_heads: needs n_heads and head_dim"
+            if self.n_heads % self.n_kv_heads:
+                return f"n_kv_heads: {self.n_kv_heads} does not divide n_heads {self.n_heads}"
         return None
 
 
@@ -68,10 +96,51 @@ class Phase(Section):
     throughput_tflops: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
     mfu: Decimal | None = spec(optional(FRACTION_01), None)
     seq_len: int | None = spec(optional(POSITIVE_INT), None)
+    # A phase may change hardware, precision and recovery (unset: main's and reliability's).
+    gpu: str | None = spec(optional(TEXT), None, omit_default=True)
+    precision: str | None = spec(
+        optional(choice("fp32", "tf32", "bf16", "fp16", "fp8")), None, omit_default=True
+    )
+    spare_gpus: int | None = spec(optional(NON_NEGATIVE_INT), None, omit_default=True)
+    restart_minutes: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None, omit_default=True)
+    checkpoint_write_minutes: Decimal | None = spec(
+        optional(NON_NEGATIVE_DECIMAL), None, omit_default=True
+    )
 
     def check(self) -> str | None:
         if self.throughput_tflops is not None and self.mfu is not None:
             return "give throughput_tflops or mfu, not both"
+        return None
+
+
+@section
+class Rollbacks(Section):
+    """Divergence rollbacks and non-failure outages: count × wall hours lost each."""
+
+    count: int = spec(NON_NEGATIVE_INT)
+    lost_hours: Decimal = spec(NON_NEGATIVE_DECIMAL)
+
+
+@section
+class Parallel(Section):
+    """The main run's parallel layout (Megatron-LM's names): memory per rank and the bubble."""
+
+    global_batch: int = spec(POSITIVE_INT)  # sequences per optimizer step
+    tp: int = spec(POSITIVE_INT, 1)
+    pp: int = spec(POSITIVE_INT, 1)
+    ep: int = spec(POSITIVE_INT, 1)
+    micro_batch: int = spec(POSITIVE_INT, 1)
+    virtual_stages: int = spec(POSITIVE_INT, 1)
+    sequence_parallel: bool = spec(boolean(), False)
+    recompute: Literal["none", "selective", "full"] = spec(
+        choice("none", "selective", "full"), "none"
+    )
+    zero_stage: int = spec(integer_in(0, 3), 0)
+    expert_params: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
+
+    def check(self) -> str | None:
+        if self.virtual_stages > 1 and self.pp == 1:
+            return "virtual_stages: an interleaved schedule needs pp > 1"
         return None
 
 
@@ -85,6 +154,7 @@ class Reliability(Section):
     restart_minutes: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
     checkpoint_write_minutes: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
     checkpoint_interval_minutes: Decimal | None = spec(optional(POSITIVE_DECIMAL), None)
+    rollbacks: Rollbacks | None = spec(optional(nested(Rollbacks)), None, omit_default=True)
 
     def check(self) -> str | None:
         if (self.job_mtbf_hours is None) == (self.mtbf is None):
@@ -135,6 +205,12 @@ def cross_section_problem(plan: Any) -> tuple[tuple[Any, ...], str] | None:
         )
     if plan.reliability is not None and main.params is None and main.hours is None:
         return ("main",), "the forecast needs hours, or params and tokens"
+    if main.parallel is not None:
+        if plan.reliability is None:
+            return ("main", "parallel"), "the layout is priced by the forecast: give reliability"
+        problem = _parallel_problem(main)
+        if problem is not None:
+            return ("main", "parallel"), problem
     if main.phases:
         if main.params is None:
             return ("main", "phases"), "phases need params (their hours are derived)"
@@ -144,4 +220,31 @@ def cross_section_problem(plan: Any) -> tuple[tuple[Any, ...], str] | None:
                 ("main", "phases"),
                 f"the phases' tokens sum to {total:f}, main.tokens is {main.tokens:f}",
             )
+    return None
+
+
+def _parallel_problem(main: Any) -> str | None:
+    """What a parallel layout lacks against the main run's GPUs and shape, or None."""
+    layout, shape = main.parallel, main.flops
+    if main.params is None:
+        return "the layout's memory needs main.params"
+    missing = [
+        name
+        for name in ("n_layers", "d_model", "seq_len")
+        if shape is None or getattr(shape, name) is None
+    ]
+    if missing:
+        return f"the layout's memory needs main.flops.{missing[0]} (the model's shape)"
+    if main.gpus % (layout.tp * layout.pp):
+        return f"main.gpus {main.gpus} is not a multiple of tp × pp = {layout.tp * layout.pp}"
+    dp = main.gpus // (layout.tp * layout.pp)
+    if layout.global_batch % (layout.micro_batch * dp):
+        return (
+            f"global_batch {layout.global_batch} is not a multiple of micro_batch × dp = "
+            f"{layout.micro_batch} × {dp}"
+        )
+    if (layout.tp * dp) % layout.ep:
+        return f"ep {layout.ep} does not divide tp × dp = {layout.tp * dp}"
+    if layout.ep > 1 and main.active_params is None and layout.expert_params is None:
+        return "ep > 1 needs expert_params, or main.active_params to bound them"
     return None

@@ -11,6 +11,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
+from trainbudget.errors import InputError
+from trainbudget.limits import within_gate_bound
 from trainbudget.plan.checks import (
     NON_NEGATIVE_DECIMAL,
     NON_NEGATIVE_INT,
@@ -24,6 +26,9 @@ from trainbudget.plan.checks import (
     text,
 )
 from trainbudget.plan.fields import (
+    Check,
+    Invalid,
+    Location,
     Section,
     section,
     spec,
@@ -33,25 +38,43 @@ _FINITE = decimal()
 _NAMES = list_of(text())
 
 
+def _bounded(inner: Check) -> Check:
+    """`inner`, then the field's sane bound (limits.GATE_BOUNDS, the options' bound too)."""
+
+    def check(value: Any, loc: Location) -> Any:
+        checked = inner(value, loc)
+        try:
+            return within_gate_bound(str(loc[-1]), checked)
+        except InputError as exc:
+            raise Invalid(loc, str(exc).partition(": ")[2]) from None
+
+    return check
+
+
+_AMOUNT = _bounded(NON_NEGATIVE_DECIMAL)
+_WHOLE = _bounded(NON_NEGATIVE_INT)
+_POSITIVE = _bounded(POSITIVE_INT)
+
+
 @section
 class AdmissionLimits(Section):
     """Shared queue limits (seed 001) and the run's approved budget."""
 
-    budget_gpu_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
-    max_gpus: int | None = spec(optional(POSITIVE_INT), None)
-    max_memory_per_gpu_gb: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
-    max_runtime_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
+    budget_gpu_hours: Decimal | None = spec(optional(_AMOUNT), None)
+    max_gpus: int | None = spec(optional(_POSITIVE), None)
+    max_memory_per_gpu_gb: Decimal | None = spec(optional(_AMOUNT), None)
+    max_runtime_hours: Decimal | None = spec(optional(_AMOUNT), None)
     require_data_snapshot: bool = spec(boolean(), False)
     data_snapshots: list[str] | None = spec(optional(_NAMES), None)
-    capacity_gpu_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
-    retraining_reserve_gpu_hours: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
+    capacity_gpu_hours: Decimal | None = spec(optional(_AMOUNT), None)
+    retraining_reserve_gpu_hours: Decimal = spec(_AMOUNT, Decimal(0))
 
 
 @section
 class EarlyStopRule(Section):
     metric: str = spec(text(min_length=1))
     mode: Literal["min", "max"] = spec(choice("min", "max"), "min")
-    patience: int = spec(POSITIVE_INT, 3)
+    patience: int = spec(_POSITIVE, 3)
     min_delta: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
 
 
@@ -84,9 +107,9 @@ class StopRulesSection(Section):
 
     development_metrics: list[str] = spec(_NAMES, factory=list)
     holdout_metrics: list[str] = spec(_NAMES, factory=list, after=_disjoint)
-    max_wall_hours: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
-    spend_limit_usd: Decimal | None = spec(optional(NON_NEGATIVE_DECIMAL), None)
-    max_failed_steps: int | None = spec(optional(NON_NEGATIVE_INT), None)
+    max_wall_hours: Decimal | None = spec(optional(_AMOUNT), None)
+    spend_limit_usd: Decimal | None = spec(optional(_AMOUNT), None)
+    max_failed_steps: int | None = spec(optional(_WHOLE), None)
     early_stop: EarlyStopRule | None = spec(
         optional(nested(EarlyStopRule)), None, after=_development_metric_only
     )
@@ -94,18 +117,18 @@ class StopRulesSection(Section):
 
 @section
 class RetryPolicy(Section):
-    max_attempts: int | None = spec(optional(NON_NEGATIVE_INT), None)
+    max_attempts: int | None = spec(optional(_WHOLE), None)
 
 
 @section
 class RetentionSection(Section):
     """Days each artifact role is kept; recovery points also only the newest N per experiment."""
 
-    recovery_days: int = spec(NON_NEGATIVE_INT, 14)
-    recovery_keep_last: int | None = spec(optional(NON_NEGATIVE_INT), 2)
-    promoted_days: int = spec(NON_NEGATIVE_INT, 180)
-    final_days: int = spec(NON_NEGATIVE_INT, 730)
-    evaluation_days: int = spec(NON_NEGATIVE_INT, 0)
+    recovery_days: int = spec(_WHOLE, 14)
+    recovery_keep_last: int | None = spec(optional(_WHOLE), 2)
+    promoted_days: int = spec(_WHOLE, 180)
+    final_days: int = spec(_WHOLE, 730)
+    evaluation_days: int = spec(_WHOLE, 0)
 
 
 @section

@@ -26,6 +26,7 @@ from trainbudget.plan.fields import (
 )
 from trainbudget.plan.forecast import (
     FlopsSpec,
+    Parallel,
     Phase,
     Reliability,
     failure_fractions,
@@ -89,6 +90,7 @@ class MainRun(Section):
     throughput_tflops: Decimal | None = spec(_OPT_POS_DECIMAL, None)  # per GPU, flops basis
     flops: FlopsSpec | None = spec(optional(nested(FlopsSpec)), None)
     phases: list[Phase] = spec(list_of(nested(Phase)), factory=list)
+    parallel: Parallel | None = spec(optional(nested(Parallel)), None, omit_default=True)
 
     def check(self) -> str | None:
         if self.mfu is not None and self.throughput_tflops is not None:

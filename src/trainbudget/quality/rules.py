@@ -13,10 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainbudget.gates.retention import ROLES
-from trainbudget.reconcile.progress import EVENTS as PROGRESS_EVENTS
-from trainbudget.reconcile.sacct_format import SLURM_STATES
-from trainbudget.work_classes import WORK_CLASSES
+from trainbudget.vocabulary import ARTIFACT_ROLES, PROGRESS_EVENTS, SLURM_STATES, WORK_CLASSES
 
 # One allocation of more GPUs than this is a parsing error, not a job: the largest training
 # jobs published run on some 100,000 GPUs.
@@ -182,7 +179,7 @@ MANIFEST_RULES = TableRules(
         FieldRule("step", ge=0),
         FieldRule("size_bytes", nullable=False, ge=0, le=MAX_ARTIFACT_BYTES),
         FieldRule("created", nullable=False),
-        FieldRule("role", nullable=False, isin=ROLES),
+        FieldRule("role", nullable=False, isin=ARTIFACT_ROLES),
         *_optional("retain_until", "extra_json"),
         *_PROVENANCE,
     ),

@@ -131,9 +131,20 @@ def double_count_finding(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def review_warnings(findings: list[dict[str, Any]]) -> list[str]:
-    """One stderr line per finding that the user must act on (probable double counts)."""
-    warnings = []
+NO_REGISTRY = (
+    "no experiment registry: every job's work class is unknown (none counts as pilot, main, "
+    "retry or evaluation against the plan) and no result is judged valid; the registry maps "
+    "each job id to its experiment, work class and result: pass --registry FILE (CSV or YAML, "
+    "columns in docs/reconcile.md, Inputs)"
+)
+
+
+def review_warnings(
+    findings: list[dict[str, Any]], *, has_registry: bool = True, jobs: int = 0
+) -> list[str]:
+    """One stderr line per finding that the user must act on (probable double counts), and
+    what to pass when no registry was ever landed and the week has jobs (NO_REGISTRY)."""
+    warnings = [] if has_registry or not jobs else [NO_REGISTRY]
     for finding in findings:
         if finding["step"] == "double-counts" and finding["probable_double_counts"]:
             warnings.append(f"probable double count: {finding['summary']}")

@@ -5,6 +5,12 @@ export (same cluster, job id, step and submit time) replaces its earlier row, so
 week changes nothing. Rejected rows go to quarantine with file, line and reason: those the
 parsing rejects, and those that break a rule of `quality.rules` (checked in the ledger, one
 query per file), so whichever entry point lands a file, the same rows land.
+
+An sacct text file must say what its columns are (a header, or `fields`, the --sacct-fields
+list). A headerless file without them is read in the default order (TARGET_FIELDS) only if
+every row reads in it, and is refused whole otherwise; even then none of its rows replaces a
+landed row with other values. An export without AllocTRES counts GPUs from ReqTRES (flag
+`gpus-from-reqtres`, and a note); one with neither is refused: it says no GPU count.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from trainbudget.textcheck import require_utf8
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
+    from trainbudget.reconcile.sacct_format import TextLayout
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class Landed:
     already_landed: bool
     first_rejection: str | None = None  # "line N: reason" of the first quarantined row
     source_id: int | None = field(default=None, compare=False)  # the ledger's sources row
+    notes: tuple[str, ...] = ()  # what the user should know about how it was read (a warning)
 
     @property
     def rejected(self) -> bool:
@@ -65,18 +73,24 @@ def require_rows(landed: list[Landed]) -> None:
         if first.rows_quarantined
         else "no rows in it"
     )
-    hint = "; check --sacct-delimiter and --sacct-format" if first.kind == "sacct" else ""
+    hint = f"; {DELIMITER_HINT}" if first.kind == "sacct" else ""
     raise InputError(f"{first.path}: nothing landed: {found}{hint}")
 
 
-def _outcome(ledger: Ledger, path: Path, kind: str, source_id: int, rows: int) -> Landed:
+DELIMITER_HINT = "check --sacct-delimiter and --sacct-fields"
+GPUS_FROM_REQTRES = "gpus-from-reqtres"
+
+
+def _outcome(
+    ledger: Ledger, path: Path, kind: str, source_id: int, rows: int, notes: tuple[str, ...] = ()
+) -> Landed:
     """What a source landed, its quarantined rows counted and, if none landed, the first named."""
     ((quarantined,),) = ledger.query("reconcile/land/source_quarantined", source_id=source_id)
     first = None
     if quarantined:
         line, reason = ledger.query("ledger/first_quarantined", source_id=source_id)[0]
         first = f"line {line}: {reason}" if line is not None else reason
-    return Landed(str(path), kind, rows, quarantined, False, first, source_id)
+    return Landed(str(path), kind, rows, quarantined, False, first, source_id, notes)
 
 
 def land_sacct(
@@ -87,8 +101,13 @@ def land_sacct(
     cluster_tz: str = "UTC",
     delimiter: str | None = None,
     fields: list[str] | None = None,
+    require_gpus: bool = True,
 ) -> Landed:
-    """Land one sacct export (text with any delimiter, or --json) into `sacct_rows`."""
+    """Land one sacct export (text with any delimiter, or --json) into `sacct_rows`.
+
+    `require_gpus` False lands a text export with neither AllocTRES nor ReqTRES (every job 0
+    GPUs) instead of refusing it: only for reading real GPU-less exports' other fields.
+    """
     _check_readable(path)
     with ledger.transaction():
         scanned = scan_bytes(path)
@@ -105,13 +124,16 @@ def land_sacct(
             found = ledger.query("ledger/find_source", kind="sacct", source_sha256=scanned.sha256,
                                  parse_options=source_options(options))  # fmt: skip
             return Landed(str(path), "sacct", 0, 0, True, source_id=found[0][0])
+        guessed, notes = False, []
         if scanned.is_json:
             # sacct --json prints epoch seconds, so its times are UTC whatever the cluster.
             split, layout, tz = stage_json(ledger, path), None, "UTC"
         else:
             split, layout = stage_text(ledger, path, scanned, delimiter, fields)
             tz = cluster_tz
-        rejected = normalize_stage(ledger, split, cluster, tz, layout)
+            guessed = not layout.has_header and not fields
+            split = {**split, **_gpu_field(path, split, guessed, require_gpus)}
+        rejected = normalize_stage(ledger, split, cluster, tz, layout, rejoin=not guessed)
         ledger.quarantine_rows(source, [(bad.line, bad.raw, bad.reason) for bad in rejected])
         # The good rows go straight from the parsing view into sacct_rows (one write), each
         # with its source id and line; the view sacct_records joins the rest of the provenance
@@ -130,13 +152,28 @@ def land_sacct(
                                       linenos=[line for line, _, _ in invalid]))  # fmt: skip
             ledger.quarantine_rows(source, [(n, texts.get(n, raw), why) for n, raw, why in invalid])
             landed -= len(invalid)
+        unread = len(rejected) + staged - landed  # split badly, parsed badly, broke a rule
+        if guessed and unread:
+            _refuse_guessed(ledger, path, rejected, invalid, unread, staged + len(rejected))
+        if layout is not None and 2 * len(rejected) > staged + len(rejected):
+            notes.append(_field_count_note(len(rejected), staged + len(rejected), layout))
         # A key repeated inside this file keeps its last line; the others are quarantined.
-        if ledger.query("reconcile/land/sacct_has_duplicates", source_id=source.source_id)[0][0]:
+        # A headerless file read in the default order never replaces a landed row (its
+        # differing rows are quarantined, naming the row they would have replaced).
+        duplicates = ledger.query(
+            "reconcile/land/sacct_has_duplicates", source_id=source.source_id
+        )[0][0]
+        if duplicates:
             ledger.execute("reconcile/land/sacct_mark_duplicates", source_id=source.source_id)
+        if guessed:
+            ledger.execute("reconcile/land/sacct_guessed_replacements", source_id=source.source_id)
+        if duplicates or guessed:
             dropped = ledger.execute(
                 "reconcile/land/sacct_drop_duplicates", source_id=source.source_id
             ).fetchone()[0]
             landed -= dropped
+        if split.get("gpus_flag"):
+            notes.append(_reqtres_note(ledger, source.source_id))
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         ledger.execute("reconcile/land/sacct_delete_replaced", source_id=source.source_id)
         ledger.execute(
@@ -146,7 +183,67 @@ def land_sacct(
             now=datetime.now(UTC),
         )
         ledger.finish_source(source, landed)
-        return _outcome(ledger, path, "sacct", source.source_id, landed)
+        return _outcome(ledger, path, "sacct", source.source_id, landed, tuple(notes))
+
+
+def _gpu_field(path: Path, split: dict[str, Any], guessed: bool, required: bool) -> dict[str, Any]:
+    """Where the GPU count is read: AllocTRES; ReqTRES (flagged) when the export has no
+    AllocTRES; InputError when it has neither (unless not `required`)."""
+    if split["i_alloctres"] is not None or guessed:
+        return {"i_gputres": split["i_alloctres"], "gpus_flag": None}
+    if split["i_reqtres"] is not None:
+        return {"i_gputres": split["i_reqtres"], "gpus_flag": GPUS_FROM_REQTRES}
+    if not required:
+        return {"i_gputres": None, "gpus_flag": None}
+    raise InputError(
+        f"{path}:1: no AllocTRES or ReqTRES column, so no GPU count for any job; export "
+        "with AllocTRES in sacct's --format (and name it in --sacct-fields if headerless)"
+    )
+
+
+def _reqtres_note(ledger: Ledger, source_id: int) -> str:
+    """The one warning line of an export whose GPU counts came from ReqTRES."""
+    ((jobs, flagged),) = ledger.query(
+        "reconcile/land/sacct_gpu_fallback_count", source_id=source_id, flag=GPUS_FROM_REQTRES
+    )
+    return (
+        f"no AllocTRES column: the GPUs of {flagged} of {jobs} jobs are read from ReqTRES "
+        f"(requested, not allocated; flag {GPUS_FROM_REQTRES}); export AllocTRES for the "
+        "allocation"
+    )
+
+
+def _field_count_note(bad: int, rows: int, layout: TextLayout) -> str:
+    """Most rows split into the wrong number of fields: the delimiter is the likely fault."""
+    commas = (
+        "; sacct's AllocTRES and ReqTRES hold commas, so export with its default | delimiter"
+        if layout.delimiter == ","
+        else ""
+    )
+    return (
+        f"{bad} of {rows} rows do not split into the {len(layout.fields)} fields of its "
+        f"header at {layout.delimiter!r}: {DELIMITER_HINT} (sacct --delimiter, --format){commas}"
+    )
+
+
+def _refuse_guessed(
+    ledger: Ledger, path: Path, rejected: list, invalid: list, unread: int, rows: int
+) -> None:
+    """InputError: a headerless file without --sacct-fields whose rows do not all read in the
+    default order is refused whole (the transaction rolls its rows and quarantine back)."""
+    from trainbudget.reconcile.sacct_format import TARGET_FIELDS
+
+    firsts = [(bad.line, bad.reason) for bad in rejected]
+    firsts += [(line, why) for line, _, why in invalid]
+    firsts += [tuple(row) for row in ledger.query("reconcile/land/sacct_first_rejected")]
+    line, why = min(firsts, key=lambda item: item[0])
+    delimiter = ", or check --sacct-delimiter" if 2 * len(rejected) > rows else ""
+    raise InputError(
+        f"{path}: no header line, and {unread} of {rows} rows do not read in sacct's default "
+        f"field order (first: line {line}: {why}); name its columns with --sacct-fields "
+        f"(the --format it was exported with; the default is {','.join(TARGET_FIELDS)})"
+        f"{delimiter}"
+    )
 
 
 def land_registry(ledger: Ledger, path: Path) -> Landed:

@@ -16,8 +16,6 @@ from trainbudget.literal_paths import duckdb_path
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger, Source
 
-EVENTS = ("start", "step", "checkpoint", "end")
-
 
 def land_progress_file(ledger: Ledger, source: Source, path: Path) -> tuple[int, int]:
     """Land the events of one JSONL file under `source`; return (landed, quarantined)."""

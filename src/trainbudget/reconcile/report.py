@@ -6,13 +6,32 @@ The jobs array is written by DuckDB to a file; the command line streams it in as
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.gates.weekly import with_continuation
 from trainbudget.reconcile.goodput import goodput_payload
 
 if TYPE_CHECKING:
-    from trainbudget.weekly import ReconcileResult
+    from trainbudget.estimate.mfu_rule import MfuChoice
+    from trainbudget.plan import Plan
+    from trainbudget.reconcile.land import Landed
+    from trainbudget.reconcile.review import Review
+
+
+@dataclass(frozen=True)
+class ReconcileResult:
+    """What was landed, the review, the plan it was read against, warnings for stderr, and
+    the variance as printed (the weekly procedure adds the continuation gate's verdict)."""
+
+    week: str | None
+    week_bounds: tuple[datetime, datetime] | None
+    landed: list[Landed]
+    plan: Plan | None
+    mfu: MfuChoice | None
+    review: Review
+    warnings: list[str]
+    variance: dict[str, Any] | None = None
 
 
 def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
@@ -27,7 +46,7 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
             {k: v for k, v in vars(item).items() if k != "source_id"} for item in result.landed
         ],
         "totals": rv.totals,
-        "variance": with_continuation(rv.variance),
+        "variance": result.variance,
         "diagnosis": rv.diagnosis,
         "breakdown": rv.breakdown,
         "failure_fraction": rv.failure_fraction,
@@ -35,4 +54,5 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "calibration": rv.calibration,
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
         "forecast_audit": list(rv.forecast_audit),
+        "warnings": list(result.warnings),  # each also a line on stderr
     }

@@ -184,7 +184,9 @@ def review(
         artifacts=_artifacts(ledger),
         accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
         jobs=session.handle("job_accounting"),
-        warnings=tuple(diagnosis.review_warnings(findings)),
+        warnings=tuple(
+            diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
+        ),
         goodput=campaign_goodput(session, tracked, plan.campaign if plan else None),
     )
 

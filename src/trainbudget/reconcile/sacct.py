@@ -153,8 +153,7 @@ def rejoin_free_text(line: str, layout: TextLayout) -> tuple[list[str] | None, s
     could take them, the choice must not change any typed field, else the line is ambiguous.
     """
     delim, names = layout.delimiter, layout.fields
-    body = line[: -len(delim)] if layout.trailing_delimiter and line.endswith(delim) else line
-    parts = body.split(delim)
+    parts = _fields_of(line, layout)
     extra = len(parts) - len(names)
     if extra < 0:
         return None, f"has {len(parts)} fields, the header has {len(names)}"
@@ -177,6 +176,12 @@ def rejoin_free_text(line: str, layout: TextLayout) -> tuple[list[str] | None, s
     return ([*chosen, ""] if layout.trailing_delimiter else chosen), ""
 
 
+def _fields_of(line: str, layout: TextLayout) -> list[str]:
+    delim = layout.delimiter
+    body = line[: -len(delim)] if layout.trailing_delimiter and line.endswith(delim) else line
+    return body.split(delim)
+
+
 def _field_ok(name: str, value: str) -> bool:
     check = _CHECKS.get(name)
     return check is None or bool(check.match(value.strip()))
@@ -188,15 +193,21 @@ def normalize_stage(
     cluster: str,
     cluster_tz: str,
     layout: TextLayout | None = None,
+    *,
+    rejoin: bool = True,
 ) -> list[Rejected]:
     """Define the view `sacct_parsed` over `sacct_lines`: the SQL does all field parsing and
     the range checks of quality.rules.SACCT_ROWS (GPU count, elapsed, End after Start).
 
     One scan (`sacct_strings`) finds the distinct AllocTRES, State and ExitCode strings, parsed
     once (`sacct_lookup`), and the lines whose field count is not the header's; those are
-    rejoined with `layout` (`sacct_repaired`) or returned as rejected.
+    rejoined with `layout` (`sacct_repaired`) or returned as rejected; with `rejoin` False
+    (a headerless file whose columns nobody named) they are rejected: which field took the
+    extra delimiter would be a guess on top of a guess.
     """
     gpus, elapsed = SACCT_ROWS.rule("gpus"), SACCT_ROWS.rule("elapsed_seconds")
+    # The GPU count comes from AllocTRES; `gpu_fields` may name ReqTRES in its place.
+    split = {"i_gputres": split["i_alloctres"], "gpus_flag": None, **split}
     ledger.execute(
         "reconcile/land/sacct_split_params",
         cluster=cluster,
@@ -210,7 +221,14 @@ def normalize_stage(
     ledger.execute("reconcile/land/sacct_strings")
     rejected, repaired = [], []
     for lineno, line in ledger.query("reconcile/land/sacct_overlong_lines"):
-        parts, reason = rejoin_free_text(line, layout) if layout else (None, "wrong field count")
+        if layout is not None and not rejoin:
+            parts = None
+            found, default = len(_fields_of(line, layout)), len(layout.fields)
+            reason = f"has {found} fields, the default order has {default}"
+        else:
+            parts, reason = (
+                rejoin_free_text(line, layout) if layout else (None, "wrong field count")
+            )
         if parts is None:
             rejected.append(Rejected(lineno, line, reason))
         else:

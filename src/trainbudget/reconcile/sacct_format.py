@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainbudget.errors import InputError
+from trainbudget.vocabulary import SLURM_STATES as SLURM_STATES  # the states live below both
 
 # The format `trainbudget reconcile` expects from a headerless export, and asks for when it
 # runs sacct itself (plus Cluster, so several clusters can share a ledger).
@@ -50,13 +51,6 @@ FREE_TEXT_FIELDS = {
     "constraints", "reason", "user", "account", "qos", "wckey", "partition", "nodelist",
 }  # fmt: skip
 
-# Every job state sacct prints (sacct(1), "JOB STATE CODES").
-SLURM_STATES = (
-    "BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "CONFIGURING", "DEADLINE", "FAILED",
-    "NODE_FAIL", "OUT_OF_MEMORY", "PENDING", "PREEMPTED", "RUNNING", "REQUEUED",
-    "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING", "RESV_DEL_HOLD", "REVOKED", "SIGNALING",
-    "SPECIAL_EXIT", "STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT",
-)  # fmt: skip
 
 _DELIMITER_CANDIDATES = ("|", "☃", "\t", ";", ",")
 
@@ -95,7 +89,7 @@ def detect_layout(
         names = parts[:-1] if trailing else parts
         columns = tuple(n.strip().lower() for n in names)
         if fields and [f.lower() for f in fields] != list(columns):
-            raise InputError(f"{path}:1: header names {names} but sacct_format says {fields}")
+            raise InputError(f"{path}:1: header names {names} but --sacct-fields says {fields}")
     else:
         columns = tuple(f.strip().lower() for f in (fields or TARGET_FIELDS))
         # --parsable prints one more delimiter than fields; --parsable2 does not.
@@ -103,7 +97,7 @@ def detect_layout(
     if "jobid" not in columns or "state" not in columns:
         raise InputError(
             f"{path}:1: sacct columns must include JobID and State, found {list(columns)} "
-            "(give sacct_format, the field list, for a headerless file in another format)"
+            "(give --sacct-fields, the field list, for a headerless file in another format)"
         )
     if "elapsed" not in columns and "elapsedraw" not in columns:
         raise InputError(f"{path}:1: sacct columns must include Elapsed or ElapsedRaw")

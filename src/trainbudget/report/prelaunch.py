@@ -239,6 +239,13 @@ def forecast_table(forecast: Forecast) -> Table:
         f"{fmt.number(forecast.checkpoint_interval_minutes, 1)} min "
         f"({forecast.checkpoint_interval_source})."
     )
+    if forecast.band is not None:
+        band = forecast.band
+        note += (
+            f" Band p10–p50–p90: {fmt.gpu_hours(band.p10)} – {fmt.gpu_hours(band.p50)} – "
+            f"{fmt.gpu_hours(band.p90)} GPU-hours (throughput: {forecast.throughput_source}); "
+            f"the input that moves it most: {band.moved_most_by}."
+        )
     return Table.of("Main-run forecast", rows, FORECAST_COLUMNS, note)
 
 

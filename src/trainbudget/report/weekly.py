@@ -155,6 +155,7 @@ def build_weekly_report(
             f"useful = {fmt.percent(review.failure_fraction)}."
         )
     summary.append(f"Main-run MFU: {mfu.describe()}.")
+    summary += [f"Note: {w}." for w in review.warnings]  # e.g. no registry: what to pass
     tables: list[Table] = []
     charts: list[Chart] = []
     variance = review.variance

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainbudget.permissions import restrict_new_files
+from trainbudget.permissions import private_files
 from trainbudget.report.html import render_html
 from trainbudget.report.markdown import render_markdown
 from trainbudget.report.model import Report
@@ -21,10 +21,10 @@ class ReportFiles:
 
 def write_report(report: Report, folder: Path) -> ReportFiles:
     """Write report.html and report.md into `folder` (created if needed, its owner's only)."""
-    restrict_new_files()
-    folder.mkdir(parents=True, exist_ok=True)
-    html = folder / "report.html"
-    markdown = folder / "report.md"
-    html.write_text(render_html(report), encoding="utf-8")
-    markdown.write_text(render_markdown(report), encoding="utf-8")
+    html, markdown = folder / "report.html", folder / "report.md"
+    html_text, markdown_text = render_html(report), render_markdown(report)
+    with private_files():
+        folder.mkdir(parents=True, exist_ok=True)
+        html.write_text(html_text, encoding="utf-8")
+        markdown.write_text(markdown_text, encoding="utf-8")
     return ReportFiles(html=html, markdown=markdown)

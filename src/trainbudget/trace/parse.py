@@ -20,7 +20,7 @@ import numpy as np
 
 from trainbudget.errors import InputError
 from trainbudget.trace.flops import FLOP_OPS
-from trainbudget.trace.source import Block, TraceSource
+from trainbudget.trace.source import Block, TraceSource, too_deep
 
 DATALOADER_PREFIX = "enumerate(DataLoader)"
 STEP_PREFIX = "ProfilerStep#"
@@ -109,6 +109,27 @@ class RankEvents:
     flop_ops: list[FlopOp] = field(default_factory=list)
 
 
+# The largest |ts| and dur taken, in µs: epoch-µs timestamps (~1.7e15 in 2024) fit, and start +
+# duration in integer ns stays inside int64 (9.2e18); a larger value is refused, naming the event.
+MAX_TIME_US = 4e15
+_RANGE_WORDS = "|ts| and dur are at most 4e15 µs, about 126 years"
+
+
+def _time_in_range(ts: float, dur: float) -> bool:
+    return -MAX_TIME_US <= ts <= MAX_TIME_US and 0 <= dur <= MAX_TIME_US
+
+
+def _column_in_range(column: array, start: int, limit: float) -> bool:
+    """Whether column[start:] lies within ±limit (NaN does not), read in place by numpy."""
+    if len(column) == start:
+        return True
+    with memoryview(column) as view:
+        values = np.frombuffer(view, dtype=np.float64, offset=start * column.itemsize)
+        inside = bool(np.all(np.abs(values) <= limit))
+        del values  # the view must have no exports left when it is released
+    return inside
+
+
 def _stream_number(value: int | str | None) -> int:
     # AMD runtime events write the stream as "0x0"; like HTA, a non-integer stream is -1.
     if value is None:
@@ -156,6 +177,7 @@ class _Collector:
     def add(self, events: list[Any], first_index: int) -> None:
         # The hot loop of a parse: one pass, locals only, one dict lookup per name.
         names, kinds = self.names, self.cpu_kinds
+        marks = self._marks()
         gpu_ts, gpu_dur = self.gpu_ts.append, self.gpu_dur.append
         gpu_name, gpu_corr = self.gpu_name.append, self.gpu_corr.append
         launch_ts, launch_corr = self.launch_ts.append, self.launch_corr.append
@@ -205,7 +227,37 @@ class _Collector:
                         name, e.ts, dur, bytes(a.input_dims), bytes(a.input_type), bytes(a.concrete)
                     )
                 )
+        if not self._in_range(marks):
+            self._out_of_range(events, first_index)
         self.count += len(events)
+
+    def _marks(self) -> tuple[int, ...]:
+        return (len(self.gpu_ts), len(self.launch_ts), len(self.steps), len(self.loader),
+                len(self.flop_ops))  # fmt: skip
+
+    def _in_range(self, marks: tuple[int, ...]) -> bool:
+        """Whether every time this block added is within ±MAX_TIME_US (one numpy pass)."""
+        gpu, launch, steps, loader, flop_ops = marks
+        ok = _column_in_range(self.gpu_ts, gpu, MAX_TIME_US)
+        ok = ok and _column_in_range(self.gpu_dur, gpu, MAX_TIME_US)
+        ok = ok and _column_in_range(self.launch_ts, launch, MAX_TIME_US)
+        rows = [(ts, dur) for _, ts, dur, _ in self.steps[steps:]] + self.loader[loader:]
+        rows += [(op.ts, op.dur) for op in self.flop_ops[flop_ops:]]
+        return ok and all(_time_in_range(ts, dur) for ts, dur in rows)
+
+    def _out_of_range(self, events: list[Any], first_index: int) -> None:
+        for index, e in enumerate(events):
+            dur = getattr(e, "dur", None)
+            if dur is None or (type(e) is _Event and e.ph != "X"):
+                continue
+            if not _time_in_range(e.ts, dur):
+                field, value = ("ts", e.ts) if not -MAX_TIME_US <= e.ts <= MAX_TIME_US else (
+                    "dur", dur)  # fmt: skip
+                raise InputError(
+                    f"{self.path}: traceEvents[{first_index + index}] ({e.name!r}): {field} "
+                    f"{value:g} µs is out of range ({_RANGE_WORDS})"
+                )
+        raise InputError(f"{self.path}: a time out of range after traceEvents[{first_index}]")
 
     def _negative(self, events: list[Any], event: Any, first_index: int) -> None:
         index = first_index + next(i for i, e in enumerate(events) if e is event)
@@ -247,6 +299,8 @@ def read_trace(path: str | os.PathLike[str], max_json_bytes: int | None = None) 
                 events = _decoder.decode(block.data)
             except msgspec.ValidationError as exc:
                 raise InputError(f"{source.path}: {_describe_validation(exc, block)}") from None
+        except RecursionError:
+            raise too_deep(source.path, block.first_index) from None
         decoded[:] = [events]
         return len(events)
 

@@ -46,8 +46,18 @@ _OPEN, _CLOSE = ord("["), ord("]")
 _OVERLAP = 4096  # bytes searched again for a boundary split across two pieces
 _MAX_END_TRIES = 16
 _meta_decoder = msgspec.json.Decoder(dict[str, Any])
+# msgspec decodes nested JSON recursively, so Python's recursion limit (1,000 frames less the
+# caller's) bounds the depth: deeper is a RecursionError, refused as `too_deep`.
+APPROX_MAX_DEPTH = 900
 
-__all__ = ["MAX_BYTES_ENV", "Block", "TraceSource", "describe_decode_error", "max_json_bytes"]
+__all__ = [
+    "MAX_BYTES_ENV",
+    "Block",
+    "TraceSource",
+    "describe_decode_error",
+    "max_json_bytes",
+    "too_deep",
+]
 
 
 @dataclass
@@ -84,11 +94,22 @@ def max_json_bytes() -> int:
     return byte_limit(MAX_BYTES_ENV, DEFAULT_MAX_JSON_BYTES)
 
 
+def too_deep(path: Path, first_index: int | None = None) -> InputError:
+    """The refusal of JSON nested past the decoder's depth (docs/trace.md, *Limits*)."""
+    where = "" if first_index is None else f" (in traceEvents[{first_index}] or after it)"
+    return InputError(
+        f"{path}: refused: JSON nested too deeply{where}; the decoder takes about "
+        f"{APPROX_MAX_DEPTH} levels of objects and arrays, a profiler trace fewer than 10"
+    )
+
+
 def _decode_meta(path: Path, text: bytes, where: str) -> dict[str, Any]:
     try:
         return _meta_decoder.decode(text)
     except msgspec.DecodeError as exc:
         raise InputError(f"{path}: invalid JSON in the trace {where}: {exc}") from None
+    except RecursionError:
+        raise too_deep(path) from None
 
 
 class TraceSource:
@@ -240,6 +261,8 @@ class TraceSource:
                     tail_meta = _meta_decoder.decode(b"{" + tail[1:])
                 except msgspec.DecodeError:
                     continue
+                except RecursionError:
+                    raise too_deep(self.path) from None
             else:
                 continue
             block = Block(memoryview(buf)[: end + 1], offset, index)

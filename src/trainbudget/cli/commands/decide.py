@@ -207,8 +207,8 @@ def decide(
         payload["decision_id"] = record_decision(
             book, recorded, campaign_id=campaign, run_id=run_id
         )
-        # Inside the transaction: a verdict that cannot be printed is not recorded either.
-        emit(payload, as_json, lambda console: render_decision(console, payload))
+    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
+    emit(payload, as_json, lambda console: render_decision(console, payload), committed=True)
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):

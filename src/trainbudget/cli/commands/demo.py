@@ -78,7 +78,7 @@ def demo(
             console.print("see these runs in the Prefect UI:")
             console.print(f"  {result['ui_command']}", soft_wrap=True)
 
-    emit(result, as_json, render)
+    emit(result, as_json, render, committed=True)  # both flows committed; the ledger is closed
 
 
 def _gates(gates: list[dict[str, str]]) -> str:

@@ -265,8 +265,8 @@ def campaign(
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         payload["lines_landed"] = land_campaign(book, plan_file, payload)
         payload["ledger"] = str(book.path)
-        # Printed inside the transaction: output that fails rolls the recorded lines back.
-        emit(payload, as_json, lambda console: render_campaign(console, payload))
+    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
+    emit(payload, as_json, lambda console: render_campaign(console, payload), committed=True)
 
 
 def _render_estimate(console: Any, payload: dict[str, Any]) -> None:

@@ -156,8 +156,8 @@ def fit(
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         fit_id, landed = land_analysis(book, analysis, options)
         payload["ledger"] = {"path": str(book.path), "fit_id": fit_id, "landed": landed}
-        # Printed inside the transaction: output that fails (a full disk) rolls the fit back.
-        emit(payload, as_json, lambda console: render_analysis(console, payload))
+    # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
+    emit(payload, as_json, lambda console: render_analysis(console, payload), committed=True)
 
 
 def _float(value: Decimal | None) -> float | None:

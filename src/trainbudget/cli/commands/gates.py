@@ -217,8 +217,8 @@ def admit(
         payload["decision_id"] = record_decision(
             book, outcome, campaign_id=campaign_id, run_id=run_id
         )
-        # Inside the transaction: a verdict that cannot be printed is not recorded either.
-        emit(payload, as_json, lambda console: render_admission(console, payload))
+    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
+    emit(payload, as_json, lambda console: render_admission(console, payload), committed=True)
 
 
 def decisions(

@@ -35,7 +35,7 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         )
         console.print(f"migrations applied now: {done}")
 
-    emit(payload, as_json, render)
+    emit(payload, as_json, render, committed=True)
 
 
 @app.command("info")
@@ -103,11 +103,9 @@ def import_(
     from trainbudget.cli.output import emit
     from trainbudget.ledger.transfer import import_ledger
 
-    def report(result) -> None:  # inside the transaction: a failed print imports nothing
-        payload = _transfer_payload(result, "ledger")
-        emit(payload, as_json, _render_transfer(payload, "imported into"))
-
-    import_ledger(folder, ledger_path(ctx, ledger), before_commit=report)
+    # Imported and the new ledger closed, then printed (cli/output.py: commit, then print).
+    payload = _transfer_payload(import_ledger(folder, ledger_path(ctx, ledger)), "ledger")
+    emit(payload, as_json, _render_transfer(payload, "imported into"), committed=True)
 
 
 def _transfer_payload(result, key: str) -> dict:

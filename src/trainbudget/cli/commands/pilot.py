@@ -90,11 +90,14 @@ def pilot(
         _report(land_pilot(None, steplogs, options, accelerator), params, gpu, as_json)
     else:
         with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-            # Printed inside the transaction: output that fails rolls the landing back.
-            _report(land_pilot(book, steplogs, options, accelerator), params, gpu, as_json)
+            result = land_pilot(book, steplogs, options, accelerator)
+        # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
+        _report(result, params, gpu, as_json, committed=True)
 
 
-def _report(result: Any, params: str | None, gpu: str | None, as_json: bool) -> None:
+def _report(
+    result: Any, params: str | None, gpu: str | None, as_json: bool, committed: bool = False
+) -> None:
     """Warnings on stderr, then the pilot payload or its table."""
     from trainbudget.cli.render.pilot import render_pilot
 
@@ -110,4 +113,4 @@ def _report(result: Any, params: str | None, gpu: str | None, as_json: bool) -> 
         warn(note)
     if params is not None and gpu is None:
         warn("--params without --gpu: MFU needs the accelerator's peak; pass --gpu NAME")
-    emit(payload, as_json, lambda console: render_pilot(console, payload))
+    emit(payload, as_json, lambda console: render_pilot(console, payload), committed=committed)

@@ -121,7 +121,11 @@ def prelaunch(
         book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
         with Ledger.open(book_path) as book, working("pre-launch estimate…"):
             result, summary = run_prelaunch(inputs, book)
-    for message in (*result.estimate.warnings, *result.landed.trace_warnings):
+    for message in (
+        *result.estimate.warnings,
+        *result.landed.trace_warnings,
+        *result.quarantine.lines(),
+    ):
         warn(message)
 
     def render(console) -> None:
@@ -141,4 +145,4 @@ def prelaunch(
             )
         print_path(console, summary["report"], "report:")
 
-    emit(summary, as_json, render)
+    emit(summary, as_json, render, committed=True)  # the run committed; the ledger is closed

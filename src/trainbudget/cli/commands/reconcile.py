@@ -58,10 +58,19 @@ def reconcile(
     sacct_delimiter: Annotated[
         str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
     ] = None,
-    sacct_format: Annotated[
+    sacct_fields: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated sacct --format of a headerless export.", metavar="FIELDS"
+            "--sacct-fields",
+            "--sacct-format",
+            help=(
+                "The columns of a headerless export: sacct field names, comma-separated, as "
+                "given to sacct --format. Needed unless every row reads in the default order "
+                "(JobID JobIDRaw JobName Account Partition State ExitCode Elapsed ElapsedRaw "
+                "Submit Start End AllocTRES ReqTRES NNodes AllocCPUS TRESUsageInTot), and a "
+                "file read in that order never replaces landed rows."
+            ),
+            metavar="FIELDS",
         ),
     ] = None,
     live: Annotated[
@@ -106,23 +115,23 @@ def reconcile(
         cluster_tz=cluster_tz,
         cluster=cluster,
         sacct_delimiter=sacct_delimiter,
-        sacct_fields=[f.strip() for f in sacct_format.split(",")] if sacct_format else None,
+        sacct_fields=[f.strip() for f in sacct_fields.split(",")] if sacct_fields else None,
         live=live,
         clock_tolerance_s=clock_tolerance_seconds,
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-reconcile-") as tmp:
         jobs_path = Path(tmp) / "jobs.json"
-        # One transaction around landing, review and printing: output that fails (a full
-        # disk, a closed pipe) leaves the ledger as it was.
+        # Commit, then print: the landing and review commit and the ledger closes before a
+        # line is written, so a closed pipe or a slow reader neither undoes nor holds it.
         book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
-        with Ledger.open(book_path) as book, book.transaction():
-            with working("landing and reconciling…"):
-                result = reconcile(book, inputs, jobs_path if as_json else None)
-                payload = reconcile_payload(result)
-            for message in result.warnings:
-                warn(message)
-            if as_json:
-                emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer)
-            else:
-                top_jobs = result.review.top_jobs
-                emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs))
+        with Ledger.open(book_path) as book, working("landing and reconciling…"):
+            result = reconcile(book, inputs, jobs_path if as_json else None)
+            payload = reconcile_payload(result)
+        for message in result.warnings:
+            warn(message)
+        if as_json:
+            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer, committed=True)
+        else:
+            top_jobs = result.review.top_jobs
+            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs),
+                 committed=True)  # fmt: skip

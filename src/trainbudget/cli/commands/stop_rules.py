@@ -157,8 +157,8 @@ def stop_rules(
 
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         payload["decision_id"] = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
-        # Inside the transaction: a verdict that cannot be printed is not recorded either.
-        emit(payload, as_json, lambda console: render_stop_rules(console, payload))
+    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
+    emit(payload, as_json, lambda console: render_stop_rules(console, payload), committed=True)
 
 
 def _history(text: str) -> tuple[str, list[str]]:

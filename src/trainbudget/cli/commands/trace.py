@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -98,17 +97,17 @@ def trace(
     from trainbudget.trace.land import land_summaries
 
     ranks, _ = assign_ranks(summaries)
-    # The output is written (and flushed) inside the transaction: a failure printing it (a
-    # full disk, a closed pipe) rolls the landing back instead of keeping rows nobody saw.
     with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
         payload["landed"] = land_summaries(book, summaries, ranks, hta_compatible=hta_compatible)
-        _show(payload, warnings, as_json)
+    # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
+    _show(payload, warnings, as_json, committed=True)
 
 
-def _show(payload: dict[str, Any], warnings: list[str], as_json: bool) -> None:
+def _show(
+    payload: dict[str, Any], warnings: list[str], as_json: bool, committed: bool = False
+) -> None:
     from trainbudget.cli.render.trace import render_trace
 
     for message in dict.fromkeys(warnings):
         warn(message)
-    emit(payload, as_json, lambda console: render_trace(console, payload))
-    sys.stdout.flush()
+    emit(payload, as_json, lambda console: render_trace(console, payload), committed=committed)

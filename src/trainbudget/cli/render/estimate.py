@@ -203,3 +203,20 @@ def render_forecast(console: Any, forecast: dict[str, Any]) -> None:
         f"{float(forecast['mtbf_hours']):,.2f} h ({forecast['mtbf_note']}); checkpoint every "
         f"{_n(forecast['checkpoint_interval_minutes'])} min ({source} interval)"
     )
+    band = forecast.get("main_gpu_hours_band")
+    if band:
+        console.print(
+            f"band (p10–p50–p90): {_n(band['p10'], 0)} – {_n(band['p50'], 0)} – "
+            f"{_n(band['p90'], 0)} GPU-hours, p90/p10 "
+            f"{float(band['p90']) / float(band['p10']):.2f}; throughput "
+            f"{forecast['throughput_source']}; moved most by "
+            f"{forecast['band_detail']['moved_most_by']}"
+        )
+    if "memory_most_loaded_rank" in forecast:
+        memory = forecast["memory_most_loaded_rank"]
+        fits = {True: "fits", False: "DOES NOT FIT", None: "no accelerator to check"}
+        console.print(
+            f"layout: pipeline bubble {float(forecast['pipeline_bubble_share']):.1%} of the "
+            f"step; most loaded rank {float(memory['bytes']) / 2**30:,.1f} GiB "
+            f"({fits[memory['fits']]})"
+        )
