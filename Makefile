@@ -55,13 +55,15 @@ system-deps:
 # apt-get install postgresql when missing and root; run as the postgres user), named to the
 # tests in TRAINBUDGET_TEST_PG and stopped when the tests end, whatever their outcome.
 # TRAINBUDGET_TEST_PG already set: that server is used and nothing is started.
+# PYTEST_ARGS (empty: the whole suite) picks tests, e.g. make test PYTEST_ARGS=tests/ledger.
+PYTEST_ARGS ?=
 test: system-deps $(VENV)/.installed-dev
-	@if [ -n "$$TRAINBUDGET_TEST_PG" ]; then exec $(BIN)/python -m pytest; fi; \
+	@if [ -n "$$TRAINBUDGET_TEST_PG" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	pgdir="$$(mktemp -d /tmp/trainbudget-pg.XXXXXX)"; \
 	trap 'tools/test_postgres.sh stop "$$pgdir"' EXIT INT TERM; \
 	TRAINBUDGET_TEST_PG="$$(tools/test_postgres.sh start "$$pgdir")" || exit 1; \
 	export TRAINBUDGET_TEST_PG; \
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src flows tests bench tools
