@@ -89,3 +89,9 @@ def test_locations(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(InputError, match="ducklake:postgres:<libpq connection string>"):
         resolve_location("ducklake:sqlite:meta.db")
     assert str(resolve_location("budget.duckdb")) == "budget.duckdb"
+
+
+def test_a_password_in_the_location_is_never_shown() -> None:
+    found = resolve_location("ducklake:postgres:host=db password=s3cr3t user=tb")
+    assert str(found) == "ducklake:postgres:host=db password=*** user=tb"
+    assert found.text == "ducklake:postgres:host=db password=s3cr3t user=tb"

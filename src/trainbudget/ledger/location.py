@@ -8,6 +8,7 @@ the team ledger's data folder (needed to create it; the catalog keeps it after t
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +30,15 @@ class TeamLocation:
     catalog: str
     data_path: str | None = None
 
-    def __str__(self) -> str:
+    @property
+    def text(self) -> str:
+        """The location as --ledger takes it (a password in it included)."""
         return f"{_POSTGRES}{self.catalog}"
+
+    def __str__(self) -> str:
+        """The location for messages and output: a `password=` in it shown as `password=***`
+        (PGPASSWORD or ~/.pgpass keep it out of the string altogether)."""
+        return re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", r"\1***", self.text)
 
 
 def set_default_data_path(path: str | os.PathLike[str] | None) -> None:

@@ -97,7 +97,7 @@ def serve(
     # The team ledger goes to the flow runs as its location text; a file as its full path.
     location = resolve_location(ledger_path(ctx, ledger))
     team = isinstance(location, TeamLocation)
-    book = str(location) if team else resolve_ledger_path(location).resolve()
+    book = location.text if team else resolve_ledger_path(location).resolve()
     common = {"ledger": book, "report_root": report_root.resolve()}
     if demo:
         demo_run = load_flow_module("demo_run")
