@@ -28,6 +28,7 @@ _WHERE = {
     "migrations": "sql_files",
     "DEFAULT_WAIT_S": "store",
     "Ledger": "store",
+    "ledger_exists": "store",
     "Source": "sources",
     "resolve_ledger_path": "store",
     "set_default_wait": "store",

@@ -47,6 +47,13 @@ def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
     return location
 
 
+def ledger_exists(option: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the ledger --ledger names is there to read: the file exists, or it is the team
+    ledger (its catalog is checked when it is opened)."""
+    location = resolve_location(option)
+    return isinstance(location, TeamLocation) or location.is_file()
+
+
 # Seconds a writer waits for a ledger another process holds before "in use" (CLI: --wait).
 DEFAULT_WAIT_S = 10.0
 _WAIT = {"seconds": DEFAULT_WAIT_S}
@@ -381,6 +388,7 @@ def _nothing() -> None:
 __all__ = [
     "Ledger",
     "Source",
+    "ledger_exists",
     "resolve_ledger_path",
     "set_default_wait",
     "sha256_of",
