@@ -145,7 +145,7 @@ _STATE: dict[str, bool] = {"debug": False}
 
 def _run(argv: list[str] | None) -> object:
     args = sys.argv[1:] if argv is None else argv
-    if not _names_team_ledger(args):
+    if not _names_team_ledger(args) or _invoked_command(args) in _LONG_RUNNING:
         with _only_command(_invoked_command(args)):
             return app(args=argv, prog_name="trainbudget", standalone_mode=False)
     # On the team ledger a run's commit can conflict after its output is ready: stdout is
@@ -173,6 +173,10 @@ def _release(held: io.TextIOWrapper, real: Any) -> None:
     held.buffer.seek(0)
     shutil.copyfileobj(held.buffer, real.buffer, 1 << 20)
     held.close()
+
+
+# Commands that run until stopped and write no run transaction of their own: never held.
+_LONG_RUNNING = {"serve", "ui", "demo"}
 
 
 def _names_team_ledger(args: list[str]) -> bool:
