@@ -163,3 +163,26 @@ def test_quick_paths_leave_lazy_modules_unloaded(
     proc = _run_probe(probe, tmp_path)
     assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
     assert not (tmp_path / "l.duckdb").exists()  # --no-ledger and --json wrote nothing
+
+
+# Pandera imports pandas whenever pandas is installed (0.5 s, issue 28): a trace run checks its
+# rank rows in DuckDB against quality.rules.TRACE_RANK_RULES instead (schemas.TraceRank holds
+# the same rules), so neither loads, nor polars; numpy is the summary's own.
+_TRACE_LAZY = ("pandas", "pandera", "polars", "pyarrow", "pydantic")
+
+
+@pytest.mark.parametrize("landing", [[], ["--no-ledger"]], ids=["landed", "no-ledger"])
+def test_a_trace_run_does_not_import_pandas(landing: list[str], tmp_path: Path) -> None:
+    argv = ["trace", str(REPO_ROOT / "src/trainbudget/demo_data/traces"), *landing, "--json"]
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"lazy = {_TRACE_LAZY!r}\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in lazy)\n"
+        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = _run_probe(probe, tmp_path)
+    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+    assert (tmp_path / "l.duckdb").exists() == (not landing)  # the landed run wrote its rows

@@ -90,3 +90,42 @@ def test_duplicate_key_is_refused_not_last_wins() -> None:
 def test_negative_decimal_says_positive_not_integer() -> None:
     with pytest.raises(InputError, match=r"^plan.yaml:8: main.hours: must be positive, got -120$"):
         parse_plan(GOOD.replace("  hours: 120", "  hours: -120"), "plan.yaml")
+
+
+# --- two ways to say one quantity are refused at the second key's line (docs/plan.md) ---------
+
+_DUAL_HEAD = """\
+campaign: dual
+unit_of_progress: tokens
+prices: {gpu_hour_usd: 2.40}
+ceiling: {gpu_hours: 100000}
+main:
+  gpus: 256
+  gpu: H100-SXM
+"""
+
+
+@pytest.mark.parametrize(
+    ("lines", "where"),
+    [
+        # hours, then the model keys with a rate: the second way is complete at `hours`.
+        ("  hours: 100\n  params: 7e9\n  tokens: 2e12\n  mfu: 0.4\n",
+         r"<plan>:8: main\.hours: 100 h and the model keys \(params, tokens, mfu\)"),
+        ("  params: 7e9\n  tokens: 2e12\n  throughput_tflops: 400\n  hours: 100\n",
+         r"<plan>:11: main\.hours: 100 h and the model keys \(params, tokens, throughput_tflops\)"),
+        ("  params: 7e9\n  tokens: 2e12\n  mfu: 0.4\n  gpu_tflops: 989\n",
+         r"<plan>:11: main\.gpu_tflops: gpu H100-SXM .*two ways to say one GPU's peak"),
+        ("  params: 7e9\n  tokens: 2e12\n  mfu: 0.4\n  d_model: 4096\n"
+         "  flops: {terms: [attention], n_layers: 32, d_model: 4096, seq_len: 2048}\n",
+         r"<plan>:11: main\.d_model: given in main and in main\.flops"),
+    ],
+)  # fmt: skip
+def test_two_ways_to_say_one_quantity_are_refused_at_the_line(lines: str, where: str) -> None:
+    with pytest.raises(InputError, match=where):
+        parse_plan(_DUAL_HEAD + lines)
+
+
+def test_hours_with_params_and_tokens_but_no_rate_is_one_way() -> None:
+    # params and tokens alone are the scaling fit's target; only hours says the duration.
+    plan = parse_plan(_DUAL_HEAD + "  hours: 100\n  params: 7e9\n  tokens: 2e12\n")
+    assert plan.main.hours == 100 and plan.main.params == Decimal("7e9")

@@ -17,6 +17,7 @@ from trainbudget.quality.rules import (
     PROGRESS_EVENTS_RULES,
     REGISTRY_RULES,
     SACCT_ROWS,
+    TRACE_RANK_RULES,
 )
 from trainbudget.schemas import (
     JobAccounting,
@@ -24,6 +25,7 @@ from trainbudget.schemas import (
     ProgressEvent,
     RegistryRow,
     SacctRow,
+    TraceRank,
     rules_of,
 )
 
@@ -36,10 +38,26 @@ from trainbudget.schemas import (
         (RegistryRow, REGISTRY_RULES),
         (ManifestRow, MANIFEST_RULES),
         (JobAccounting, JOB_ACCOUNTING_RULES),
+        (TraceRank, TRACE_RANK_RULES),
     ],
 )
 def test_each_model_declares_exactly_its_table_rules(model, rules) -> None:
     assert {r.column: r for r in rules_of(model)} == {r.column: r for r in rules.fields}
+
+
+def test_the_trace_rank_rules_refuse_what_the_model_refuses(ledger) -> None:
+    """The landing checks trace_ranks in DuckDB (no Pandera); the model's frame check and the
+    row rule refuse the same row: a category longer than the busy time."""
+    row = {"rank": 0, "gpu_busy_ns": 10, "gpu_idle_ns": 0, "computation_ns": 11,
+           "communication_ns": 0, "memory_ns": 0, "other_ns": 0, "comm_comp_overlap_pct": None,
+           "memory_peak_bytes": None, "dataloader_ns": 0, "wall_ns": 10}  # fmt: skip
+    frame = pl.DataFrame([row], schema={k: pl.Float64 if k == "comm_comp_overlap_pct"
+                                        else pl.Int64 for k in row})  # fmt: skip
+    with pytest.raises(pa.errors.SchemaError, match="categories within busy time"):
+        TraceRank.validate(frame)
+    ledger.con.execute("CREATE TEMP TABLE ranks AS SELECT * FROM frame")
+    found = relation_violations(ledger.con, TRACE_RANK_RULES, "ranks")
+    assert [(v.rule, v.rows) for v in found] == [("categories within busy time", 1)]
 
 
 def test_the_gpu_bound_reaches_the_model() -> None:

@@ -63,6 +63,25 @@ def test_reconcile_lands_and_reviews_the_same_week(tmp_path: Path) -> None:
     )
 
 
+def test_the_week_s_jobs_go_to_jobs_parquet_beside_jobs_csv_and_the_report_links_both(
+    tmp_path: Path,
+) -> None:
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, _ = run_weekly(_inputs(tmp_path), book)
+    folder = result.folder
+    jobs = orjson.loads(result.review.jobs_path.read_bytes())
+    rel = duckdb.sql(f"SELECT * FROM read_parquet('{folder / 'jobs.parquet'}')")
+    rows = [dict(zip(rel.columns, row, strict=True)) for row in rel.fetchall()]
+    assert rel.columns == list(jobs[0])  # every key of the JSON, in its order
+    assert [r["job_id"] for r in rows] == [j["job_id"] for j in jobs]
+    # The hours are exact decimals: each is its job's GPU-seconds / 3600 at 12 places.
+    for row in rows:
+        exact = Decimal(row["allocated_gpu_seconds"]) / 3600
+        assert row["allocated_gpu_hours"] == exact.quantize(Decimal("1e-12"))
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert 'href="jobs.csv"' in page and 'href="jobs.parquet"' in page
+
+
 def test_a_failed_quality_check_keeps_nothing(tmp_path: Path) -> None:
     # Reviewing 2026-W49 with data that ends in W47 breaks freshness.
     with Ledger.open(tmp_path / "ledger.duckdb") as book, pytest.raises(DataQualityError):

@@ -1,4 +1,5 @@
-"""The week's jobs beside the weekly report: the whole list as jobs.csv, and its largest N.
+"""The week's jobs beside the weekly report: the whole list as jobs.csv and jobs.parquet, and
+its largest N.
 
 DuckDB streams the jobs JSON (reconcile.review.write_jobs) into the CSV and reads the top N
 back in one top-N scan, on a private in-memory connection (never the ledger), so a
@@ -12,12 +13,22 @@ from pathlib import Path
 from typing import Any
 
 CSV_NAME = "jobs.csv"
+PARQUET_NAME = "jobs.parquet"
 
 
 def write_jobs_csv(jobs_json: Path, csv_path: Path) -> None:
     """Write every job of the JSON array `jobs_json` to `csv_path` (header first)."""
     with _connection() as con:
         con.execute(_sql("report/jobs/csv_copy"), {"json": str(jobs_json), "csv": str(csv_path)})
+
+
+def write_jobs_parquet(jobs_json: Path, parquet_path: Path) -> None:
+    """Write every job of the JSON array `jobs_json` to `parquet_path`, every key a column
+    (the hours as exact decimals): the same file `reconcile --jobs F.parquet` writes."""
+    with _connection() as con:
+        con.execute(
+            _sql("report/jobs/parquet_copy"), {"json": str(jobs_json), "parquet": str(parquet_path)}
+        )
 
 
 def largest_jobs(csv_path: Path, limit: int) -> list[dict[str, Any]]:

@@ -102,6 +102,11 @@ class PrelaunchResult:
     estimate: CampaignEstimate
     gates: list[GateOutcome]
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_estimate
+
+        check_estimate(self.estimate)  # every identity the report prints (BrokenIdentity)
+
     @property
     def quarantine(self) -> QuarantineSummary:
         """The pilot rows this run rejected (quarantined in the ledger), file by file."""

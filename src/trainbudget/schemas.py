@@ -28,10 +28,15 @@ from trainbudget.quality.rules import (
     PROGRESS_EVENTS_RULES,
     REGISTRY_RULES,
     SACCT_ROWS,
+    TRACE_RANK_RULES,
     FieldRule,
     TableRules,
 )
 from trainbudget.vocabulary import WORK_CLASSES
+
+
+def _field(rules: TableRules, column: str) -> Any:
+    return pa.Field(**rules.rule(column).field_kwargs())
 
 
 class CampaignLine(pa.DataFrameModel):
@@ -85,20 +90,22 @@ class TraceRank(pa.DataFrameModel):
     """trace/summary → ledger `trace_ranks`, estimate (measured MFU): one rank of a profile.
 
     Times are integer ns; each category is a union, so none exceeds the busy time, and busy
-    plus idle is the span from the first to the last GPU event.
+    plus idle is the span from the first to the last GPU event. The rules are
+    quality.rules.TRACE_RANK_RULES, which the landing checks in DuckDB (trace/land.py), so a
+    trace run never imports Pandera (nor, through it, pandas).
     """
 
-    rank: int = pa.Field(ge=0)
-    gpu_busy_ns: int = pa.Field(ge=0)
-    gpu_idle_ns: int = pa.Field(ge=0)
-    computation_ns: int = pa.Field(ge=0)
-    communication_ns: int = pa.Field(ge=0)
-    memory_ns: int = pa.Field(ge=0)
-    other_ns: int = pa.Field(ge=0)
-    comm_comp_overlap_pct: float = pa.Field(ge=0, le=100, nullable=True)
-    memory_peak_bytes: int = pa.Field(ge=0, nullable=True)
-    dataloader_ns: int = pa.Field(ge=0)
-    wall_ns: int = pa.Field(ge=0)
+    rank: int = _field(TRACE_RANK_RULES, "rank")
+    gpu_busy_ns: int = _field(TRACE_RANK_RULES, "gpu_busy_ns")
+    gpu_idle_ns: int = _field(TRACE_RANK_RULES, "gpu_idle_ns")
+    computation_ns: int = _field(TRACE_RANK_RULES, "computation_ns")
+    communication_ns: int = _field(TRACE_RANK_RULES, "communication_ns")
+    memory_ns: int = _field(TRACE_RANK_RULES, "memory_ns")
+    other_ns: int = _field(TRACE_RANK_RULES, "other_ns")
+    comm_comp_overlap_pct: float = _field(TRACE_RANK_RULES, "comm_comp_overlap_pct")
+    memory_peak_bytes: int = _field(TRACE_RANK_RULES, "memory_peak_bytes")
+    dataloader_ns: int = _field(TRACE_RANK_RULES, "dataloader_ns")
+    wall_ns: int = _field(TRACE_RANK_RULES, "wall_ns")
 
     @pa.dataframe_check(name="categories within busy time")
     def _categories_within_busy(cls, data):
@@ -130,10 +137,6 @@ class AblationPoint(pa.DataFrameModel):
 
 
 # --- the ledger's landed tables and the review's hand-off, from quality.rules -------------
-
-
-def _field(rules: TableRules, column: str) -> Any:
-    return pa.Field(**rules.rule(column).field_kwargs())
 
 
 class SacctRow(pa.DataFrameModel):

@@ -292,6 +292,11 @@ class WeeklyResult:
     gates: list[GateOutcome]
     quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the report prints (BrokenIdentity)
+
     @property
     def folder(self) -> Path:
         return report_folder(self.prepared)
@@ -313,7 +318,8 @@ def report_folder(prepared: PreparedWeek) -> Path:
 
 def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
     """The weekly review's report (verdicts first). With the jobs JSON written, every job goes
-    to jobs.csv beside the report and the report shows the `top_jobs` largest (default 25)."""
+    to jobs.csv and jobs.parquet beside the report and the report shows the `top_jobs` largest
+    (default 25)."""
     from trainbudget.report.jobs import TOP_JOBS, JobList
     from trainbudget.report.quarantine import with_quarantine
     from trainbudget.report.weekly import build_weekly_report
@@ -321,12 +327,19 @@ def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
     assert result.prepared.week is not None
     jobs = None
     if result.review.jobs_path is not None:
-        from trainbudget.job_files import CSV_NAME, largest_jobs, write_jobs_csv
+        from trainbudget.job_files import (
+            CSV_NAME,
+            PARQUET_NAME,
+            largest_jobs,
+            write_jobs_csv,
+            write_jobs_parquet,
+        )
 
         csv = result.folder / CSV_NAME
         write_jobs_csv(result.review.jobs_path, csv)
+        write_jobs_parquet(result.review.jobs_path, result.folder / PARQUET_NAME)
         largest = largest_jobs(csv, TOP_JOBS if top_jobs is None else top_jobs)
-        jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME)
+        jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME, PARQUET_NAME)
     report = build_weekly_report(
         result.plan, result.prepared.week, result.review, result.gates, result.quality,
         result.folder, result.mfu, jobs,

@@ -210,10 +210,17 @@ def test_week_parts_sum_to_the_allocation(book, start_s, elapsed_s, gpus, cuts, 
     assert sums == {"allocated": gpus * elapsed_s, "useful": gpus * u, "recovery": gpus * r,
                     "lost": gpus * lost, "unverified": gpus * unverified}  # fmt: skip
     assert weeks >= 1
-    # The chart by ISO week (UTC) splits the same way.
-    by_week = book.records("reconcile/summarize/accounting_by_week")
-    total = sum(Fraction(str(w["allocated_gpu_hours"])) for w in by_week)
-    assert total == pytest.approx(Fraction(gpus * elapsed_s, 3600))
+    # The table by ISO week (here UTC's) splits the same way, exactly, class by class.
+    starts = [_T0 + timedelta(weeks=w) for w in range(-1, 6)]
+    by_week = book.records(
+        "reconcile/summarize/accounting_by_week",
+        starts=starts,
+        ends=[s + timedelta(weeks=1) for s in starts],
+        names=[f"{s:%G-W%V}" for s in starts],
+    )
+    assert {k: sum(int(w[k]) for w in by_week) for k in sums} == sums
+    for w in by_week:
+        assert w["allocated"] == w["useful"] + w["recovery"] + w["lost"] + w["unverified"]
 
 
 # --- property: what Slurm prints in a DST zone lands as the instants it printed -------------

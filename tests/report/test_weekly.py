@@ -52,8 +52,11 @@ def test_the_report_takes_accounting_by_week_from_the_review(tmp_path: Path) -> 
     assert "Main-run MFU: none, the plan fixes the main run's hours." in report.summary
     tables = {t.title: t for t in report.tables}
     weeks = tables["Allocated GPU-hours by week"]
-    assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48"]
+    assert [row[0] for row in weeks.rows] == ["2026-W47", "2026-W48", "campaign to date"]
     assert weeks.rows[1][weeks.columns.index("Lost")] == 16.0
+    # The last row is the weeks summed: 10 + 80 allocated, 2 + 16 lost.
+    assert weeks.rows[2][weeks.columns.index("Allocated GPU-hours")] == 90.0
+    assert weeks.rows[2][weeks.columns.index("Lost")] == 18.0
     assert [c.title for c in report.charts] == ["Allocated GPU-hours by week"]
     gates = tables["Gate decisions"]
     assert gates.rows == [["retry", "101", "deny", "cause-unaddressed", "Deny."]]

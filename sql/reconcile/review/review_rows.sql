@@ -1,38 +1,5 @@
--- in: sacct_rows, sources, registry, progress_events, run_estimates
--- params: $week_start, $week_end (the reviewed weeks; NULL = everything landed, also passed
---         when the weeks hold every landed line: then the rows are copied without a join)
--- out: temp table review_rows (sacct_rows' columns): every line of the jobs the review reads. A job is read when one of its
---      lines ran in [week_start, week_end) (or started in it), or when it started before
---      week_end and the registry, the progress events or an estimate's run id name it (the
---      campaign to date); the other earlier jobs are counted by week_allocations
---      (reconcile/history.py). So a review reads its weeks' jobs and the tracked ones, not the
---      whole ledger.
-CREATE OR REPLACE TEMP TABLE review_rows AS
-WITH named AS (
-    SELECT job_id FROM registry
-    UNION SELECT job_id FROM progress_events
-    UNION SELECT run_id FROM run_estimates
-), keys AS (
-    SELECT cluster, job_id
-    FROM sacct_rows
-    WHERE coalesce(start_time, submit_time) < $week_end
-      AND (coalesce(start_time, submit_time) >= $week_start
-           OR coalesce(start_time, submit_time) + to_seconds(elapsed_seconds) > $week_start)
-    -- The named jobs as the registry links them (registry_links.sql): the job as printed, its
-    -- JobIDRaw, its array or het job; one join each (an OR of four IN tests took 1.5× longer).
-    UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id = n.job_id
-    WHERE coalesce(r.start_time, r.submit_time) < $week_end
-    UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id_raw = n.job_id
-    WHERE coalesce(r.start_time, r.submit_time) < $week_end
-    UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '_', 1) = n.job_id
-    WHERE contains(r.job_id, '_') AND coalesce(r.start_time, r.submit_time) < $week_end
-    UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '+', 1) = n.job_id
-    WHERE contains(r.job_id, '+') AND coalesce(r.start_time, r.submit_time) < $week_end
-)
-SELECT * FROM sacct_rows WHERE $week_start IS NULL
-UNION ALL
-SELECT r.* FROM sacct_rows r SEMI JOIN keys USING (cluster, job_id) WHERE $week_start IS NOT NULL;
+-- in: sacct_rows, review_keys   params: none
+-- out: temp view review_rows (sacct_rows' columns): every line of the jobs review_keys names,
+--      read where it is stored (a view: copying the lines first cost a second pass).
+CREATE OR REPLACE TEMP VIEW review_rows AS
+SELECT r.* FROM sacct_rows r SEMI JOIN review_keys k USING (cluster, job_id);

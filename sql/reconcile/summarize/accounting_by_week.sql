@@ -1,45 +1,43 @@
--- in: job_accounting (reconcile/relations.py)   params: none
--- out: week (ISO, UTC), allocated/useful/recovery/lost/unverified GPU-hours, one row per week
---      in order (Review.accounting_by_week), over every whole allocation (not the reviewed
---      week's part). A job counts in each week it ran in by its seconds there, each class on
+-- in: job_accounting (reconcile/relations.py)
+-- params: $starts, $ends (TIMESTAMPTZ lists: the ISO weeks in the cluster's zone, in order),
+--         $names (their `YYYY-Www` names)
+-- out: week, allocated / useful / recovery / lost / unverified GPU-seconds of the jobs the
+--      review read, one row per given week in order (reconcile/by_week.py adds the untracked
+--      jobs it did not read). A job counts in each week by its seconds there, each class on
 --      its own stretch of the timeline (recovery, useful, lost, unverified; as in
---      job_accounting.sql), so the weeks sum to the allocation; a job of no length counts in
---      the week of its start. Only jobs that cross a week bound are expanded to their weeks.
-WITH jobs AS (
+--      job_accounting.sql), so a job's weeks sum to its allocation and the weeks inside the
+--      reviewed ones sum to the review's totals, class by class.
+WITH weeks AS (
+    SELECT unnest(CAST($starts AS TIMESTAMPTZ[])) AS week_start,
+           unnest(CAST($ends AS TIMESTAMPTZ[])) AS week_end,
+           unnest(CAST($names AS VARCHAR[])) AS week
+), bounds AS (
+    SELECT week, CAST(epoch(week_start) AS BIGINT) AS ws, CAST(epoch(week_end) AS BIGINT) AS we
+    FROM weeks
+), jobs AS (
     SELECT gpus, elapsed_seconds AS e,
            CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) AS t0,
            job_recovery_seconds AS r, job_useful_seconds AS u, job_lost_seconds AS l,
-           job_unverified_seconds AS v,
-           -- Monday 00:00 UTC of the first and of the last week the job ran in (epoch s;
-           -- 1970-01-05 was a Monday).
-           (CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) - 345600) // 604800
-               * 604800 + 345600 AS w0,
-           (CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT)
-                + greatest(elapsed_seconds - 1, 0) - 345600) // 604800 * 604800 + 345600 AS w1
+           job_unverified_seconds AS v
     FROM job_accounting
-), spans AS (
-    SELECT gpus, e, t0, r, u, l, v, w0 AS ws FROM jobs WHERE w0 = w1
-    UNION ALL
-    SELECT gpus, e, t0, r, u, l, v, unnest(range(w0, w1 + 1, 604800)) AS ws
-    FROM jobs WHERE w0 < w1
+    WHERE coalesce(start_time, submit_time) IS NOT NULL AND elapsed_seconds > 0
 ), parts AS (
-    SELECT ws,
-           gpus * greatest(0, least(t0 + e, ws + 604800) - greatest(t0, ws)) AS a,
-           gpus * greatest(0, least(t0 + r, ws + 604800) - greatest(t0, ws)) AS rc,
-           gpus * greatest(0, least(t0 + r + u, ws + 604800) - greatest(t0 + r, ws)) AS us,
-           gpus * greatest(0, least(t0 + r + u + l, ws + 604800) - greatest(t0 + r + u, ws))
-               AS lo,
-           gpus * greatest(0, least(t0 + r + u + l + v, ws + 604800)
-                              - greatest(t0 + r + u + l, ws)) AS un
-    FROM spans
+    SELECT b.week, b.ws,
+           j.gpus * greatest(0, least(t0 + e, we) - greatest(t0, ws)) AS a,
+           j.gpus * greatest(0, least(t0 + r, we) - greatest(t0, ws)) AS rc,
+           j.gpus * greatest(0, least(t0 + r + u, we) - greatest(t0 + r, ws)) AS us,
+           j.gpus * greatest(0, least(t0 + r + u + l, we) - greatest(t0 + r + u, ws)) AS lo,
+           j.gpus * greatest(0, least(t0 + r + u + l + v, we) - greatest(t0 + r + u + l, ws))
+               AS un
+    FROM bounds b
+    LEFT JOIN jobs j ON j.t0 < b.we AND j.t0 + j.e > b.ws
 )
-SELECT strftime(to_timestamp(ws), '%G-W%V') AS week,
-       sum(a) / 3600.0 AS allocated_gpu_hours,
-       sum(us) / 3600.0 AS useful_gpu_hours,
-       sum(rc) / 3600.0 AS recovery_gpu_hours,
-       sum(lo) / 3600.0 AS lost_gpu_hours,
-       sum(un) / 3600.0 AS unverified_gpu_hours
+SELECT week,
+       CAST(coalesce(sum(a), 0) AS HUGEINT) AS allocated,
+       CAST(coalesce(sum(us), 0) AS HUGEINT) AS useful,
+       CAST(coalesce(sum(rc), 0) AS HUGEINT) AS recovery,
+       CAST(coalesce(sum(lo), 0) AS HUGEINT) AS lost,
+       CAST(coalesce(sum(un), 0) AS HUGEINT) AS unverified
 FROM parts
-WHERE ws IS NOT NULL
-GROUP BY ALL
-ORDER BY week;
+GROUP BY week, ws
+ORDER BY ws;

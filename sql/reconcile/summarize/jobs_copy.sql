@@ -1,58 +1,7 @@
--- in: job_accounting   params: $path (a file to write)
--- out: (writes the JSON array of the week's jobs to $path, contract keys first). DuckDB
+-- in: jobs_export (jobs_export.sql, over job_accounting)   params: $path (a file to write)
+-- out: (writes the JSON array of the week's jobs to $path in the report order). DuckDB
 --      streams it to the file, so a million-line export never becomes one in-memory value or
---      Python objects; the command copies the file into its JSON output. The integer
---      *_gpu_seconds are the exact figures (they sum to the totals' *_gpu_seconds exactly);
---      *_gpu_hours are derived from them as DECIMAL(38, 12), rounded half up at the 12th
---      decimal (21 GPU-seconds = 0.005833333333 h; 3.6 ns of one GPU), never as doubles.
---      Times are ISO-8601 UTC; app_* are the application's own clock, kept beside the
---      scheduler's.
+--      Python objects; the command copies the file into its JSON output.
 COPY (
-    SELECT job_id,
-           state,
-           gpus,
-           ((allocated_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
-               * 0.000000000001::DECIMAL(12, 12) AS allocated_gpu_hours,
-           ((useful_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
-               * 0.000000000001::DECIMAL(12, 12) AS useful_gpu_hours,
-           ((recovery_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
-               * 0.000000000001::DECIMAL(12, 12) AS recovery_gpu_hours,
-           ((lost_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
-               * 0.000000000001::DECIMAL(12, 12) AS lost_gpu_hours,
-           ((unverified_gpu_seconds::HUGEINT * 2000000000000 + 3600) // 7200)::DECIMAL(26, 0)
-               * 0.000000000001::DECIMAL(12, 12) AS unverified_gpu_hours,
-           allocated_gpu_seconds,
-           useful_gpu_seconds,
-           recovery_gpu_seconds,
-           lost_gpu_seconds,
-           unverified_gpu_seconds,
-           job_id_raw,
-           cluster,
-           name,
-           account,
-           partition,
-           state_text,
-           CASE WHEN exit_status IS NOT NULL
-                THEN concat(exit_status, ':', coalesce(exit_signal, 0)) END AS exit_code,
-           elapsed_seconds,
-           strftime(make_timestamp(epoch_us(submit_time)), '%Y-%m-%dT%H:%M:%SZ') AS submit_time,
-           strftime(make_timestamp(epoch_us(start_time)), '%Y-%m-%dT%H:%M:%SZ') AS start_time,
-           strftime(make_timestamp(epoch_us(end_time)), '%Y-%m-%dT%H:%M:%SZ') AS end_time,
-           work_class,
-           experiment_id,
-           result_valid,
-           diagnosed_cause,
-           recovery_caused_by,
-           CASE WHEN app_start IS NOT NULL
-                THEN strftime(make_timestamp(app_start * 1000000), '%Y-%m-%dT%H:%M:%SZ')
-           END AS app_start_time,
-           CASE WHEN app_end IS NOT NULL
-                THEN strftime(make_timestamp(app_end * 1000000), '%Y-%m-%dT%H:%M:%SZ')
-           END AS app_end_time,
-           app_elapsed_seconds,
-           flags,
-           from_steps
-    FROM job_accounting
-    WHERE in_week
-    ORDER BY alloc_id  -- report order: see allocations.sql
+    SELECT * EXCLUDE (alloc_id) FROM jobs_export ORDER BY alloc_id
 ) TO $path (FORMAT json, ARRAY true);

@@ -93,6 +93,9 @@ class Section:
                                            f"are: {known}; see docs/plan.md)")  # fmt: skip
         made = cls(**values)
         problem = made.check()
+        if isinstance(problem, tuple):  # (the key at fault, the sentence): its own line
+            key, sentence = problem
+            raise Invalid((*loc, key), sentence)
         if problem is not None:
             raise Invalid(loc, problem)
         return made
@@ -102,8 +105,9 @@ class Section:
         """An instance from JSON written by to_json() (Decimals as text)."""
         return cls.validate(json.loads(text, parse_float=Decimal))
 
-    def check(self) -> str | None:
-        """The problem between this section's fields, or None (overridden by sections)."""
+    def check(self) -> str | tuple[str, str] | None:
+        """The problem between this section's fields, or None (overridden by sections); a
+        (key, sentence) pair locates it at that key's line."""
         return None
 
     def as_dict(self) -> dict[str, Any]:

@@ -92,9 +92,11 @@ class MainRun(Section):
     phases: list[Phase] = spec(list_of(nested(Phase)), factory=list)
     parallel: Parallel | None = spec(optional(nested(Parallel)), None, omit_default=True)
 
-    def check(self) -> str | None:
+    def check(self) -> str | tuple[str, str] | None:
         if self.mfu is not None and self.throughput_tflops is not None:
             return "give mfu or throughput_tflops (an alternative to mfu), not both"
+        if (dual := self._two_ways()) is not None:
+            return dual
         if self.flops is not None and self.flops.terms and self.flops_method in _TERM_METHODS:
             return (
                 f"give flops.terms or flops_method {self.flops_method}, not both "
@@ -112,6 +114,34 @@ class MainRun(Section):
                     "give hours, or params, tokens and gpu (or gpu_tflops) to derive them; "
                     f"missing {', '.join(missing)}"
                 )
+        return None
+
+    def _two_ways(self) -> tuple[str, str] | None:
+        """Two ways to say one quantity (docs/plan.md, "One way to say each quantity"):
+        refused at the second key's line, never resolved by a silent rule."""
+        rate = "mfu" if self.mfu is not None else None
+        rate = rate or ("throughput_tflops" if self.throughput_tflops is not None else None)
+        if self.hours is not None and rate and self.params is not None and self.tokens is not None:
+            return (
+                "hours",
+                f"{self.hours} h and the model keys (params, tokens, {rate}) are two ways to "
+                "say the main run's hours, and they need not agree; give one: hours, or "
+                "params, tokens, gpu and mfu (or throughput_tflops) to derive them",
+            )
+        if self.gpu is not None and self.gpu_tflops is not None:
+            return (
+                "gpu_tflops",
+                f"gpu {self.gpu} (the catalog's peak at {self.precision}) and gpu_tflops "
+                f"{self.gpu_tflops} are two ways to say one GPU's peak; give one",
+            )
+        if self.flops is not None:
+            for name in ("n_layers", "d_model", "seq_len"):
+                if getattr(self, name) is not None and getattr(self.flops, name) is not None:
+                    return (
+                        name,
+                        f"given in main and in main.flops, two ways to say the model's "
+                        f"{name}; give it once (main.flops, which the flops basis reads)",
+                    )
         return None
 
 

@@ -215,3 +215,31 @@ JOB_ACCOUNTING_RULES = TableRules(
     ),
     strict=False,
 )
+
+_TRACE_CATEGORIES = ("computation_ns", "communication_ns", "memory_ns", "other_ns")
+
+# One rank of a profile (trace/summary → ledger `trace_ranks`): integer ns, each category a
+# union of kernel intervals, so none exceeds the busy time. The table also carries provenance
+# and counts besides these, so it is not strict (schemas.TraceRank is, over these columns).
+TRACE_RANK_RULES = TableRules(
+    "trace_ranks",
+    (
+        FieldRule("rank", nullable=False, ge=0),
+        FieldRule("gpu_busy_ns", nullable=False, ge=0),
+        FieldRule("gpu_idle_ns", nullable=False, ge=0),
+        *(FieldRule(c, nullable=False, ge=0) for c in _TRACE_CATEGORIES),
+        FieldRule("comm_comp_overlap_pct", nullable=True, ge=0, le=100),
+        FieldRule("memory_peak_bytes", nullable=True, ge=0),
+        FieldRule("dataloader_ns", nullable=False, ge=0),
+        FieldRule("wall_ns", nullable=False, ge=0),
+    ),
+    (
+        RowRule(
+            "categories within busy time",
+            " OR ".join(f"{c} > gpu_busy_ns" for c in _TRACE_CATEGORIES),
+            "concat('rank ', CAST(rank AS VARCHAR), ': a kernel category exceeds gpu_busy_ns ', "
+            "CAST(gpu_busy_ns AS VARCHAR))",
+        ),
+    ),
+    strict=False,
+)

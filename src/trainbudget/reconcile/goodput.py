@@ -5,6 +5,11 @@ Every cause is a part of one accounting class, so nothing is counted twice:
   recovery   = restart + recomputation          (allocation start → first new step; the rest)
   lost       = lost_progress + invalid_result
   unverified = unverified
+The main run is one scope for ETTR, badput, goodput and seed 000's measured f: the campaign's
+main-class jobs and the retry-class jobs of an experiment that has a main-class job (its
+retries and resumptions, as job 102 resumes job 101 in DESIGN.md's worked example, where
+f = (16 + 20) ÷ 128 counts both). The `main` row of actual-versus-plan is the main work class
+alone; it is named so there.
 ETTR (Kokolis et al. 2024) = productive ÷ allocated GPU-seconds of the main-run jobs. Queue wait
 (Submit → Start) is reported beside these, never inside ETTR. Exact: integer GPU-seconds.
 """
@@ -175,6 +180,21 @@ def total(
         queue_wait_seconds=sum(w.queue_wait_seconds for w in weeks),
         queue_wait_gpu_seconds=sum(w.queue_wait_gpu_seconds for w in weeks),
     )
+
+
+def up_to(weeks: tuple[GoodputWeek, ...], until: str) -> tuple[GoodputWeek, ...]:
+    """The weeks up to `until` (ISO week, inclusive): the main run to the end of a review."""
+    return tuple(w for w in weeks if w.week <= until)
+
+
+def failure_fraction(week: GoodputWeek) -> Decimal | None:
+    """Seed 000's measured f of the main run = (lost + recovery) ÷ useful GPU-seconds of `week`
+    (a week or the `total`), None when nothing was useful: (lost progress + invalid result +
+    restart + recomputation) ÷ (productive + checkpoint writes), the goodput table's columns."""
+    classes = week.by_class()
+    if classes["useful"] <= 0:
+        return None
+    return Decimal(classes["lost"] + classes["recovery"]) / Decimal(classes["useful"])
 
 
 def goodput_payload(weeks: tuple[GoodputWeek, ...], campaign: str | None) -> dict[str, Any]:

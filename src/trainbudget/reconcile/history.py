@@ -75,10 +75,19 @@ def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
     """GPU-seconds allocated before `week_start` by the jobs the review did not read (all of
     them untracked): every allocation's part before it (week_allocations, filled where
     missing) less the part of the jobs the review read (job_accounting)."""
-    ledger = session.ledger
+    everything = sum(allocated_by_week(session.ledger, week_start, tz).values())
+    if not everything:
+        return 0
+    ((read,),) = session.query("reconcile/summarize/before_week_in_scope")
+    return everything - int(read)
+
+
+def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bounds, int]:
+    """GPU-seconds every landed allocation ran in each ISO week (zone `tz`) before
+    `week_start`, tracked or not (week_allocations, its missing weeks filled first)."""
     ((first,),) = ledger.query("reconcile/history/first_start")
     if first is None or first >= week_start:
-        return 0
+        return {}
     weeks = weeks_between(first, week_start, tz)
     cached = {
         (s, e): seconds
@@ -100,6 +109,4 @@ def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
                 "reconcile/history/cached_weeks", first=weeks[0][0], before=week_start
             )
         )
-    everything = sum(int(cached[w]) for w in weeks)
-    ((read,),) = session.query("reconcile/summarize/before_week_in_scope")
-    return everything - int(read)
+    return {w: int(cached[w]) for w in weeks}

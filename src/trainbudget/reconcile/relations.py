@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import duckdb
 
     from trainbudget.ledger import Ledger
@@ -53,7 +55,8 @@ class RelationError(RuntimeError):
 class Relation:
     """A temp table of the review: who makes it (producer query), from what, for whom.
 
-    `filled_by` names the Python that inserts its rows when the producer only creates it.
+    `filled_by` names the Python that inserts its rows when the producer only creates it;
+    `whole` the producer that makes it, needing nothing, for a review of everything landed.
     """
 
     name: str
@@ -62,6 +65,7 @@ class Relation:
     columns: tuple[str, ...]
     consumers: tuple[str, ...]
     filled_by: str | None = None
+    whole: str | None = None
 
 
 _SACCT_ROW = (
@@ -84,18 +88,27 @@ RELATIONS: Mapping[str, Relation] = {
     r.name: r
     for r in (
         Relation(
+            "review_keys",
+            "reconcile/review/review_keys",
+            (),
+            ("cluster", "job_id"),
+            ("reconcile/review/review_rows", "reconcile/review/review_records"),
+        ),
+        Relation(
             "review_rows",
             "reconcile/review/review_rows",
-            (),
+            ("review_keys",),
             _SACCT_ROW,
-            ("reconcile/review/review_records", "reconcile/review/job_lines"),
+            ("reconcile/review/job_lines",),
+            whole="reconcile/review/review_rows_all",
         ),
         Relation(
             "review_records",
             "reconcile/review/review_records",
-            ("review_rows",),
+            ("review_keys",),
             _SACCT_RECORD,
             ("reconcile/review/allocation_records",),
+            whole="reconcile/review/review_records_all",
         ),
         Relation(
             "job_lines",
@@ -163,8 +176,9 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/top_jobs",
                 "reconcile/summarize/failed_jobs",
                 "reconcile/summarize/accounting_by_week",
+                "reconcile/summarize/accounting_span",
                 "reconcile/calibrate/audit_runs",
-                "reconcile/summarize/jobs_copy",
+                "reconcile/summarize/jobs_export",
                 "reconcile/summarize/double_counts",
                 "reconcile/review/goodput_by_week",
                 "reliability/calibrate/main_run_jobs",
@@ -222,11 +236,17 @@ class Session:
         self.ledger = ledger
         self.built: list[str] = []
 
-    def build(self, name: str, **params: Any) -> None:
-        """Run the producer of relation `name` once everything it needs is built."""
+    def build(self, name: str, *, whole: bool = False, **params: Any) -> None:
+        """Run the producer of relation `name` once everything it needs is built; `whole`:
+        its producer for a review of everything landed (Relation.whole), which needs nothing."""
         relation = RELATIONS[name]
-        self._require(relation.producer, relation.needs)
-        self.ledger.execute(relation.producer, **params)
+        if whole:
+            if relation.whole is None:
+                raise RelationError(f"{name} has no producer for everything landed")
+            self.ledger.execute(relation.whole, **params)
+        else:
+            self._require(relation.producer, relation.needs)
+            self.ledger.execute(relation.producer, **params)
         self.built.append(name)
 
     def fill(self, name: str, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -260,3 +280,18 @@ class Session:
         if missing:
             producers = ", ".join(f"{n} ({RELATIONS[n].producer})" for n in missing)
             raise RelationError(f"{what} reads {producers}, not built yet in this review")
+
+
+def build_allocations(session: Session, week: tuple[datetime, datetime] | None) -> None:
+    """Build the review's lines, allocations and registry links: of the jobs that ran in (or
+    started in) `week` and the tracked ones (review_keys.sql), or of everything landed (None),
+    read straight from the ledger's tables, with no join."""
+    if week is None:
+        session.build("review_rows", whole=True)
+        session.build("review_records", whole=True)
+    else:
+        session.build("review_keys", week_start=week[0], week_end=week[1])
+        session.build("review_rows")
+        session.build("review_records")
+    for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
+        session.build(name)

@@ -33,6 +33,11 @@ class ReconcileResult:
     warnings: list[str]
     variance: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        from trainbudget.invariants import check_review
+
+        check_review(self.review)  # every identity the review's figures print (BrokenIdentity)
+
 
 def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
     """Contract keys: jobs, totals, variance, diagnosis (DESIGN.md); the rest is detail."""

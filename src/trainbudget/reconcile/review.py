@@ -9,28 +9,43 @@ copies to a JSON file (COPY … FORMAT json) for the command to stream into its 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile.by_week import accounting_by_week
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
-from trainbudget.reconcile.goodput import GoodputWeek, campaign_goodput
-from trainbudget.reconcile.history import covers_everything, untracked_before
-from trainbudget.reconcile.relations import RelationError, RelationHandle, Session
+from trainbudget.reconcile.goodput import (
+    GoodputWeek,
+    campaign_goodput,
+    failure_fraction,
+    total,
+    up_to,
+)
+from trainbudget.reconcile.history import covers_everything, untracked_before, week_name
+from trainbudget.reconcile.relations import (
+    RelationError,
+    RelationHandle,
+    Session,
+    build_allocations,
+)
 from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
 from trainbudget.reconcile.timelines import TrackedJob
-from trainbudget.reconcile.variance import gpu_hours, measured_failure_fraction, plan_variance
+from trainbudget.reconcile.variance import gpu_hours, plan_variance
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
 
+JOBS_FILE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl"}
 FIVE = ("allocated", "useful", "recovery", "lost", "unverified")
 Week = tuple[datetime, datetime]
 
@@ -69,11 +84,13 @@ class Review:
 
     `week` is the reviewed week (None: everything landed); `failed_jobs` the week's failed
     tracked jobs (empty without a week); `artifacts` every landed artifact;
-    `accounting_by_week` GPU-hours per ISO week over everything reconciled; `jobs` the
+    `accounting_by_week` GPU-hours per ISO week of every job, untracked included, up to the
+    end of the reviewed week (reconcile/by_week.py: they sum to the campaign to date); `jobs` the
     handle of the per-job rows (None only in a Review not made by `review`); `jobs_path` the
     JSON array of the week's jobs once `write_jobs` has written it; `warnings` the lines for
     stderr that the diagnosis raised (probable double counts); `goodput` the main run's ETTR
-    and badput per week (reconcile/goodput.py); `forecast_audit` the main-run forecast against
+    and badput per week up to the end of the reviewed week (reconcile/goodput.py), the scope
+    of `failure_fraction` too; `forecast_audit` the main-run forecast against
     the campaign's measured reliability, line by line (reliability/audit.py), when the plan
     has a forecast.
     """
@@ -112,15 +129,7 @@ def review(
     ISO weeks of `cluster_tz`."""
     session = Session(ledger)
     week_start, week_end = week or (None, None)
-    whole = week is None or covers_everything(ledger, week)
-    session.build(
-        "review_rows",
-        week_start=None if whole else week_start,
-        week_end=None if whole else week_end,
-    )
-    for name in ("review_records", "job_lines", "allocation_records", "allocations",
-                 "registry_links"):  # fmt: skip
-        session.build(name)
+    build_allocations(session, None if week is None or covers_everything(ledger, week) else week)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
     tracked = split_with_cache(session, clock_tolerance_s)
     session.build("job_splits")
@@ -146,8 +155,14 @@ def review(
                 unlinked, {"allocated": 0, "useful": 0, "recovery": 0, "lost": 0, "jobs": 0}
             )
             row["allocated"] = row["allocated"] + earlier
-    main = by_class.get("main", {"useful": 0, "lost": 0, "recovery": 0})
-    f = measured_failure_fraction(main["useful"], main["lost"], main["recovery"])
+    # The main run (reconcile/goodput.py: main-class jobs and the retry jobs of their
+    # experiment) to the end of the reviewed week: f, ETTR and goodput share that one scope.
+    goodput = campaign_goodput(session, tracked, plan.campaign if plan else None)
+    if week_end is not None:
+        goodput = up_to(goodput, week_name(week_end - timedelta(days=7), cluster_tz))
+    to_date = total(goodput, None)
+    main = to_date.by_class()
+    f = failure_fraction(to_date)
     variance = None
     if plan is not None:
         actual = {c: r["allocated"] for c, r in by_class.items()}
@@ -182,12 +197,12 @@ def review(
         week=week,
         failed_jobs=_failed_jobs(session, week) if week else (),
         artifacts=_artifacts(ledger),
-        accounting_by_week=tuple(session.records("reconcile/summarize/accounting_by_week")),
+        accounting_by_week=accounting_by_week(session, week, cluster_tz),
         jobs=session.handle("job_accounting"),
         warnings=tuple(
             diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
         ),
-        goodput=campaign_goodput(session, tracked, plan.campaign if plan else None),
+        goodput=goodput,
     )
 
 
@@ -269,10 +284,54 @@ def write_jobs(ledger: Ledger, result: Review, path: Path) -> Review:
     on the same file system (docs/reconcile.md, Performance). Inside a transaction (the
     reconcile command, which prints before it commits) there is nothing to checkpoint yet.
     """
+    _export_jobs(ledger, result)
+    ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
+    return replace(result, jobs_path=path)
+
+
+def jobs_file_format(path: Path) -> str:
+    """The format of a `--jobs` file by its suffix (`parquet`, `csv` or `jsonl`); InputError
+    naming the path and the suffixes otherwise, or when its folder does not exist."""
+    kind = JOBS_FILE_FORMATS.get(path.suffix.lower())
+    if kind is None:
+        raise InputError(
+            f"--jobs {path}: the suffix names the format: .parquet, .csv or .jsonl "
+            f"(found {path.suffix or 'no suffix'!r})"
+        )
+    if path.is_dir() or not path.parent.is_dir():
+        raise InputError(f"--jobs {path}: not a file in an existing folder")
+    return kind
+
+
+def write_jobs_file(ledger: Ledger, result: Review, path: Path) -> int:
+    """Write the week's jobs to `path` in the format its suffix names (`jobs_file_format`) and
+    return how many. Atomic: DuckDB writes a temp file beside it, renamed over `path` once
+    complete, so `path` is never half written. Exact as the inline array: Parquet keeps the
+    *_gpu_hours as DECIMAL(38, 12), CSV as their decimal text, JSONL as the same objects.
+    Call it after the commit, on the ledger the review ran on (see write_jobs).
+    """
+    import duckdb
+
+    kind = jobs_file_format(path)
+    _export_jobs(ledger, result)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        ((count,),) = ledger.query(f"reconcile/summarize/jobs_copy_{kind}", path=str(partial))
+        os.replace(partial, path)
+    except (OSError, duckdb.IOException) as exc:
+        reason = " ".join(str(exc).split())
+        raise EnvironmentFailure(f"--jobs {path}: could not write it ({reason})") from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    return int(count)
+
+
+def _export_jobs(ledger: Ledger, result: Review) -> None:
+    """The view jobs_export over the review's job_accounting, after a checkpoint when no
+    transaction is open."""
     if result.jobs is None:
         raise RelationError("write_jobs needs the Review that review() returned (it has no jobs)")
     result.jobs.check(ledger)
     if not ledger.in_transaction:
         ledger.execute("ledger/checkpoint")
-    ledger.execute("reconcile/summarize/jobs_copy", path=str(path))
-    return replace(result, jobs_path=path)
+    ledger.execute("reconcile/summarize/jobs_export")

@@ -57,9 +57,12 @@ def plan_variance(
     classes = list(planned) + [c for c in sorted(actual_by_class) if c not in planned]
     rows = []
     spent = remaining = Decimal(0)
+    spent_seconds = 0
     for work_class in classes:
         plan_hours = planned.get(work_class, Decimal(0))
-        actual = gpu_hours(actual_by_class.get(work_class, 0))
+        seconds = int(actual_by_class.get(work_class, 0))
+        actual = gpu_hours(seconds)
+        spent_seconds += seconds
         left = max(plan_hours - actual, Decimal(0))
         spent += actual
         remaining += left
@@ -68,6 +71,7 @@ def plan_variance(
                 "work_class": work_class,
                 "planned_gpu_hours": plan_hours,
                 "actual_gpu_hours": actual,
+                "actual_gpu_seconds": seconds,  # the exact figure
                 "variance_gpu_hours": actual - plan_hours,
                 "variance_usd": (actual - plan_hours) * price,
                 "remaining_gpu_hours": left,
@@ -82,6 +86,7 @@ def plan_variance(
         "by_work_class": rows,
         "planned_gpu_hours": planned_total,
         "actual_gpu_hours": spent,
+        "actual_gpu_seconds": spent_seconds,
         "variance_gpu_hours": spent - planned_total,
         "variance_usd": (spent - planned_total) * price,
         "spent_usd": spent * price,

@@ -14,7 +14,7 @@ from statistics import median
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.reconcile.goodput import restart_seconds
-from trainbudget.reconcile.relations import Session
+from trainbudget.reconcile.relations import Session, build_allocations
 from trainbudget.reconcile.timelines import split_tracked_jobs
 from trainbudget.reliability.interruptions import is_interruption
 
@@ -109,11 +109,7 @@ def clusters(ledger: Ledger) -> list[str]:
 def load_history(ledger: Ledger, cluster: str | None, tolerance_s: int = 300) -> History:
     """The failure history of `cluster` (None: all) from what is landed; temp tables only."""
     session = Session(ledger)
-    # The whole history: every landed job is read (no week bounds).
-    session.build("review_rows", week_start=None, week_end=None)
-    for name in ("review_records", "job_lines", "allocation_records", "allocations",
-                 "registry_links"):  # fmt: skip
-        session.build(name)
+    build_allocations(session, None)  # the whole history: every landed job is read
     rows = session.records("reliability/history/job_exposures", cluster=cluster)
     exposures = tuple(
         Exposure(

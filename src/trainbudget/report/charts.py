@@ -92,9 +92,11 @@ def allocation_by_week_figure(rows: Sequence[dict[str, Any]]) -> Any:
         values = [float(r.get(f"{name}_gpu_hours") or 0) for r in rows]
         axes.bar(weeks, values, bottom=bottom, label=name, color=_COLOURS[name])
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    for week, total in zip(weeks, bottom, strict=True):
+    for row, week, total in zip(rows, weeks, bottom, strict=True):
+        # The label is the table's figure, to the same two decimals (not the float stack).
+        label = row.get("allocated_gpu_hours", total)
         axes.annotate(
-            number(total, 1),
+            number(label, 2),
             (week, total),
             xytext=(0, 2),
             textcoords="offset points",

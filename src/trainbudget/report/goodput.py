@@ -12,8 +12,12 @@ from trainbudget.report.model import Table
 if TYPE_CHECKING:
     from trainbudget.reconcile.review import Review
 
+GOODPUT_TITLE = "Goodput of the main run by week"
+MAIN_RUN = "main-class jobs and the retry jobs of their experiment"
 NOTE = (
-    "ETTR (Kokolis et al. 2024) = productive ÷ allocated GPU-hours of the main-run jobs. "
+    f"The main run: {MAIN_RUN}, to the end of the reviewed week; the same jobs give f, ETTR "
+    "and goodput. ETTR (Kokolis et al. 2024) = Productive ÷ Allocated GPU-hours. "
+    "Useful = Productive + Checkpoint writes. "
     "Each cause is a part of one class: restart + recomputation = recovery, lost progress + "
     "invalid result = lost, checkpoint writes are inside useful; queue wait is beside the "
     "allocation, not in ETTR (docs/goodput.md)."
@@ -24,6 +28,8 @@ COLUMNS = [
     Column("week", "Week"),
     Column("ettr", "ETTR", fmt.decimals(3)),
     Column("allocated_gpu_hours", "Allocated GPU-hours", fmt.gpu_hours),
+    Column("useful_gpu_hours", "Useful", fmt.gpu_hours),
+    Column("productive_gpu_hours", "Productive", fmt.gpu_hours),
     Column("restart_gpu_hours", "Restart", fmt.gpu_hours),
     Column("recomputation_gpu_hours", "Recomputation", fmt.gpu_hours),
     Column("lost_progress_gpu_hours", "Lost progress", fmt.gpu_hours),
@@ -46,7 +52,7 @@ def goodput_section(review: Review, campaign: str) -> tuple[list[str], list[Tabl
     """A summary line and the table: one row per week, then the campaign total."""
     payload = goodput_payload(review.goodput, campaign)
     if not payload["weeks"]:
-        return ["Goodput: no main-run jobs reviewed."], []
+        return [f"Goodput: no main-run jobs ({MAIN_RUN}) reviewed."], []
     total = payload["total"]
     badput = total["badput_gpu_hours"]
     line = (
@@ -61,12 +67,15 @@ def goodput_section(review: Review, campaign: str) -> tuple[list[str], list[Tabl
             "week": r["week"],
             "ettr": r["ettr"],
             "allocated_gpu_hours": r["allocated_gpu_hours"],
+            "useful_gpu_hours": r["productive_gpu_hours"]
+            + r["badput_gpu_hours"]["checkpoint_writes"],
+            "productive_gpu_hours": r["productive_gpu_hours"],
             **{f"{c}_gpu_hours": v for c, v in r["badput_gpu_hours"].items()},
             "queue_wait_hours": r["queue_wait_hours"],
         }
         for r in (*payload["weeks"], total)
     ]
-    tables = [Table.of("Goodput of the main run by week", rows, COLUMNS, NOTE)]
+    tables = [Table.of(GOODPUT_TITLE, rows, COLUMNS, NOTE)]
     if review.forecast_audit:
         tables.append(
             Table.of(

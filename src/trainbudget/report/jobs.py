@@ -1,5 +1,6 @@
 """The weekly report's jobs table: the N largest jobs by allocated GPU-hours, every accounting
-column, and a link to the whole list (jobs.csv beside the report), never every job in HTML."""
+column, and links to the whole list (jobs.csv and jobs.parquet beside the report), never every
+job in HTML."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ JOB_COLUMNS = [
 @dataclass(frozen=True)
 class JobList:
     """The week's jobs as the report gets them: the largest (at most N, largest first), how
-    many there are in all, and the whole list's file relative to the report (None: none)."""
+    many there are in all, and the whole list's files relative to the report (None: none):
+    CSV for a spreadsheet, Parquet (exact decimals) for a dataframe."""
 
     largest: list[dict[str, Any]] = field(default_factory=list)
     total: int = 0
     csv_href: str | None = None
+    parquet_href: str | None = None
 
 
 def jobs_table(week: str, jobs: JobList) -> Table:
@@ -47,7 +50,10 @@ def jobs_table(week: str, jobs: JobList) -> Table:
     )
     if shown < jobs.total:
         note = f"The {shown:,} largest of {fmt.plural(jobs.total, 'job')}. " + note
-    links = ()
+    links: tuple[tuple[str, str], ...] = ()
+    every = fmt.plural(jobs.total, "job")
     if jobs.csv_href is not None:
-        links = ((f"All {fmt.plural(jobs.total, 'job')} as CSV ({jobs.csv_href})", jobs.csv_href),)
+        links = ((f"All {every} as CSV ({jobs.csv_href})", jobs.csv_href),)
+    if jobs.parquet_href is not None:
+        links += ((f"All {every} as Parquet ({jobs.parquet_href})", jobs.parquet_href),)
     return Table.of(f"Jobs of {week}", jobs.largest, JOB_COLUMNS, note, links)

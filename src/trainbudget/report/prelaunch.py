@@ -289,8 +289,15 @@ def build_prelaunch_report(
             "Sensitivity grid",
             grid,
             SENSITIVITY_COLUMNS,
-            "Campaign GPU-hours P + n·T·(1+f) + E for n attempts of the main run T at "
-            "failure and recovery fraction f; it replaces the retry line, never adds to it.",
+            "Campaign GPU-hours P + n·T·(1+f) + E (+ D) for n attempts of the main run T at "
+            "failure and recovery fraction f; it replaces the retry line, never adds to it. "
+            'P, E and D are the pilot, evaluation and diagnostic lines of "Campaign lines"; '
+            + (
+                'T is the compute line of "Main-run forecast" (the forecast\'s f adds its '
+                "overheads)."
+                if estimate.forecast is not None
+                else "T is its main line."
+            ),
         ),
     ]
     if estimate.forecast is not None:

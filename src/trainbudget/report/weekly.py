@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.gates.outcome import GateOutcome
+from trainbudget.reconcile.goodput import total
+from trainbudget.reconcile.variance import gpu_hours
 from trainbudget.report import format as fmt
 from trainbudget.report.charts import (
     allocation_by_week_chart,
@@ -15,7 +17,7 @@ from trainbudget.report.charts import (
     sensitivity_chart,
 )
 from trainbudget.report.format import Column
-from trainbudget.report.goodput import goodput_section
+from trainbudget.report.goodput import GOODPUT_TITLE, MAIN_RUN, goodput_section
 from trainbudget.report.jobs import JobList, jobs_table
 from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.prelaunch import sensitivity_terms
@@ -114,6 +116,20 @@ def _sacct_note(review: Review, quality: QualityReport, week: str) -> str:
     return note + "."
 
 
+def failure_fraction_line(review: Review, week: str) -> str:
+    """Seed 000's measured f of the main run, with the three figures it is computed from (the
+    total row of the goodput table, reconcile/goodput.py's one main-run scope)."""
+    to_date = total(review.goodput, None).by_class()
+    lost, recovery, useful = (fmt.gpu_hours(gpu_hours(to_date[k])) for k in
+                              ("lost", "recovery", "useful"))  # fmt: skip
+    return (
+        f"Measured failure and recovery fraction of the main run ({MAIN_RUN}, to the end of "
+        f"{week}) f = (lost + recovery) / useful = ({lost} + {recovery}) / {useful} = "
+        f'{fmt.percent(review.failure_fraction)}: the total row of "{GOODPUT_TITLE}" '
+        "(lost = lost progress + invalid result, recovery = restart + recomputation)."
+    )
+
+
 def weekly_verdicts(gates: list[GateOutcome], quality: QualityReport) -> list[Verdict]:
     """Data quality first (nothing else counts without it), then each gate's verdict."""
     tone = "good" if quality.success else "bad"
@@ -150,10 +166,7 @@ def build_weekly_report(
         f"{hours['lost']} + unverified {hours['unverified']}.",
     ]
     if review.failure_fraction is not None:
-        summary.append(
-            f"Measured failure and recovery fraction of the main run f = (lost + recovery) / "
-            f"useful = {fmt.percent(review.failure_fraction)}."
-        )
+        summary.append(failure_fraction_line(review, week))
     summary.append(f"Main-run MFU: {mfu.describe()}.")
     summary += [f"Note: {w}." for w in review.warnings]  # e.g. no registry: what to pass
     tables: list[Table] = []
@@ -189,8 +202,10 @@ def build_weekly_report(
             tables.append(
                 Table.of(
                     "Sensitivity at the measured f", grid, SENSITIVITY_COLUMNS,
-                    "Campaign GPU-hours P + n·T·(1+f) + E at the main run's measured failure "
-                    "and recovery fraction f, for each planned number of attempts n.",
+                    "Campaign GPU-hours P + n·T·(1+f) + E + D at the main run's measured "
+                    "failure and recovery fraction f (above), for each planned number of "
+                    "attempts n; P, T, E and D are the Planned GPU-hours of pilot, main, "
+                    "evaluation and diagnostic in \"Actual versus plan by work class\".",
                 )
             )  # fmt: skip
             charts.append(
@@ -219,7 +234,18 @@ def build_weekly_report(
     )
     tables.append(jobs_table(week, jobs if jobs is not None else _job_list(review)))
     if by_week:
-        tables.append(Table.of("Allocated GPU-hours by week", by_week, WEEK_COLUMNS))
+        to_date = {"week": "campaign to date"} | {
+            f"{k}_gpu_hours": _column_sum(by_week, k) for k in _CLASSES
+        }
+        tables.append(
+            Table.of(
+                "Allocated GPU-hours by week", [*by_week, to_date], WEEK_COLUMNS,
+                f"Every job of the campaign to the end of {week}, tracked or untracked (an "
+                "earlier untracked job has no progress: it is unverified); each week's "
+                "Allocated = Useful + Recovery + Lost + Unverified, and the weeks sum to the "
+                "campaign to date of \"Actual versus plan by work class\".",
+            )
+        )  # fmt: skip
         charts.append(
             Chart(
                 "Allocated GPU-hours by week",
@@ -239,7 +265,18 @@ def build_weekly_report(
     )
 
 
+def _column_sum(rows: list[dict[str, Any]], name: str) -> Any:
+    """The rows' `name` GPU-hours summed: exactly, from their GPU-seconds when they have them."""
+    if all(f"{name}_gpu_seconds" in r for r in rows):
+        return gpu_hours(sum(int(r[f"{name}_gpu_seconds"]) for r in rows))
+    return sum(r[f"{name}_gpu_hours"] for r in rows)
+
+
 def _csv_link(jobs: JobList | None) -> dict[str, str]:
     if jobs is None or jobs.csv_href is None:
         return {}
-    return {f"Every job of the week (CSV, {fmt.plural(jobs.total, 'job')})": jobs.csv_href}
+    every = fmt.plural(jobs.total, "job")
+    links = {f"Every job of the week (CSV, {every})": jobs.csv_href}
+    if jobs.parquet_href is not None:
+        links[f"Every job of the week (Parquet, {every})"] = jobs.parquet_href
+    return links

@@ -11,38 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from trainbudget.ledger import Ledger
+from trainbudget.quality.relation import require_valid
+from trainbudget.quality.rules import TRACE_RANK_RULES
 from trainbudget.trace.summary import GpuFigures, RankSummary
-
-_VALIDATED = (
-    "rank",
-    "gpu_busy_ns",
-    "gpu_idle_ns",
-    "computation_ns",
-    "communication_ns",
-    "memory_ns",
-    "other_ns",
-    "comm_comp_overlap_pct",
-    "memory_peak_bytes",
-    "dataloader_ns",
-    "wall_ns",
-)
 
 
 def _categories(gpu: GpuFigures) -> dict[str, int]:
     return {f"{name}_ns": value for name, value in gpu.by_category_ns.items()}
-
-
-def validate_rank_rows(rows: Sequence[dict[str, Any]]) -> None:
-    """Check the rank rows against schemas.TraceRank before they land (raises on a breach)."""
-    import polars as pl
-
-    from trainbudget.schemas import TraceRank
-
-    frame = pl.DataFrame(
-        [{k: row[k] for k in _VALIDATED} for row in rows],
-        schema={k: pl.Float64 if k == "comm_comp_overlap_pct" else pl.Int64 for k in _VALIDATED},
-    )
-    TraceRank.validate(frame)
 
 
 def land_summaries(
@@ -50,12 +25,11 @@ def land_summaries(
 ) -> list[dict[str, Any]]:
     """Land each rank's summary; return per file whether it was new (`landed`) and its source."""
     kind = "trace_hta" if hta_compatible else "trace"
-    # Every rank row is checked before the first write; the writes follow in one transaction.
     rank_rows = [_rank_row(summary, rank, hta_compatible) for summary, rank in
                  zip(summaries, ranks, strict=True)]  # fmt: skip
-    if rank_rows:
-        validate_rank_rows(rank_rows)
-    outcome = []
+    outcome: list[dict[str, Any]] = []
+    # One transaction: the rows landed are checked against their rules (schemas.TraceRank's,
+    # quality.rules.TRACE_RANK_RULES) in DuckDB before it commits, and a breach lands nothing.
     with ledger.transaction():
         for summary, rank, row in zip(summaries, ranks, rank_rows, strict=True):
             source = ledger.begin_source(Path(summary.path), kind)
@@ -82,6 +56,14 @@ def land_summaries(
             ledger.insert_rows("trace_steps", steps)
             ledger.finish_source(source, 1 + len(steps))
             outcome.append({"file": summary.path, "landed": True, "source_id": source.source_id})
+        landed = [item["source_id"] for item in outcome if item["landed"]]
+        if landed:
+            require_valid(
+                ledger.con,
+                TRACE_RANK_RULES,
+                where="list_contains($source_ids, source_id)",
+                params={"source_ids": landed},
+            )
     return outcome
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -46,7 +46,11 @@ def reconcile(
     ] = None,
     week: Annotated[
         str | None,
-        typer.Option(help="ISO week to review, e.g. 2026-W48 (default: all).", metavar="WEEK"),
+        typer.Option(
+            help="ISO week to review, e.g. 2026-W48 (default: the weeks this run's --sacct "
+            "files cover, else the newest landed export's).",
+            metavar="WEEK",
+        ),
     ] = None,
     cluster_tz: Annotated[
         str, typer.Option(help="Time zone sacct printed its times in.", metavar="TZ")
@@ -92,6 +96,15 @@ def reconcile(
             help="Reconcile in a scratch ledger that is deleted afterwards (give --plan).",
         ),
     ] = False,
+    jobs: Annotated[
+        Path | None,
+        typer.Option(
+            "--jobs",
+            help="Write every reviewed job to this file (.parquet, .csv or .jsonl) instead of "
+            "inline; --json then has jobs_file and job_count.",
+            metavar="PATH",
+        ),
+    ] = None,
     ledger: LedgerOption = None,
     wait: WaitOption = None,
     as_json: JsonOption = False,
@@ -99,12 +112,14 @@ def reconcile(
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
     import tempfile
 
-    from trainbudget.cli.render.reconcile import render_reconcile
     from trainbudget.ledger import Ledger
     from trainbudget.reconcile.report import reconcile_payload
+    from trainbudget.reconcile.review import jobs_file_format, write_jobs_file
     from trainbudget.weekly import WeeklyInputs, reconcile
 
     apply_wait(wait)
+    if jobs is not None:
+        jobs_file_format(jobs)  # refused before anything is landed
     inputs = WeeklyInputs(
         sacct=list(sacct or []),
         registry=registry,
@@ -124,14 +139,29 @@ def reconcile(
         # Commit, then print: the landing and review commit and the ledger closes before a
         # line is written, so a closed pipe or a slow reader neither undoes nor holds it.
         book_path = Path(tmp) / "scratch.duckdb" if no_ledger else ledger_path(ctx, ledger)
-        with Ledger.open(book_path) as book, working("landing and reconciling…"):
-            result = reconcile(book, inputs, jobs_path if as_json else None)
-            payload = reconcile_payload(result)
+        with Ledger.open(book_path) as book:
+            with working("landing and reconciling…"):
+                inline = as_json and jobs is None
+                result = reconcile(book, inputs, jobs_path if inline else None)
+                payload = reconcile_payload(result)
+            if jobs is not None:
+                # After the commit: the file is written whole (temp + rename) or not at all.
+                with working("writing the jobs…"):
+                    count = write_jobs_file(book, result.review, jobs)
+                payload |= {"jobs_file": str(jobs), "job_count": count}
         for message in result.warnings:
             warn(message)
-        if as_json:
-            emit_with_array(payload, "jobs", jobs_path, sys.stdout.buffer, committed=True)
-        else:
-            top_jobs = result.review.top_jobs
-            emit(payload, False, lambda console: render_reconcile(console, payload, top_jobs),
-                 committed=True)  # fmt: skip
+        _print(payload, result, as_json, jobs_path if inline else None)
+
+
+def _print(payload: dict[str, Any], result: Any, as_json: bool, array: Path | None) -> None:
+    """The JSON object (with the jobs array streamed in from `array` when given) or the table,
+    printed after the commit (a closed pipe then ends quietly)."""
+    from trainbudget.cli.render.reconcile import render_reconcile
+
+    if array is not None:
+        emit_with_array(payload, "jobs", array, sys.stdout.buffer, committed=True)
+    else:
+        top_jobs = result.review.top_jobs
+        emit(payload, as_json, lambda console: render_reconcile(console, payload, top_jobs),
+             committed=True)  # fmt: skip

@@ -66,7 +66,9 @@ def render_reconcile(
         console.print(variance["continuation"]["sentence"])
     render_goodput(console, payload["goodput"])
     if payload["failure_fraction"] is not None:
-        console.print(f"measured failure fraction f (main) = {_n(payload['failure_fraction'], 3)}")
+        console.print(
+            f"measured failure fraction f (main run) = {_n(payload['failure_fraction'], 3)}"
+        )
     console.print("[bold]Diagnosis[/bold]")
     for number, finding in enumerate(payload["diagnosis"], start=1):
         console.print(f"{number}. {finding['step']}: {finding['summary']}")

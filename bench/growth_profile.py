@@ -1,0 +1,134 @@
+"""Profile: where a week's review spends its time on a grown ledger, first week against last.
+
+Issue 28, goal 2 (the last week's review ≤ 1.2× the first's): lands --weeks weeks of --lines
+sacct lines each (with registry and progress, as bench/ledger_growth.py does) on one ledger,
+then reviews the first and the last week again, alternately (`reconcile --week W --json`,
+nothing new landed), each in a fresh process that times every named SQL query (wall and the
+process's CPU seconds, all DuckDB threads) and the Python between them. The difference
+between the two weeks, query by query, is what grows with the ledger.
+Writes bench/results/growth_profile.json. Usage: python bench/growth_profile.py
+[--weeks 8] [--lines 50000] [--rounds 2] [--name N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import write_result
+from ledger_growth import FIRST_WEEK, _week_name
+from sacct_copies import write_joins, write_sacct
+
+PROFILE = """
+import collections, os, sys, time, orjson
+import trainbudget.ledger as L
+wall, cpu = collections.Counter(), collections.Counter()
+execute = L.Ledger.execute
+def timed(self, name, **params):
+    w, c = time.perf_counter(), time.process_time()
+    try:
+        return execute(self, name, **params)
+    finally:
+        wall[name] += time.perf_counter() - w
+        cpu[name] += time.process_time() - c
+L.Ledger.execute = timed
+from trainbudget.cli import main
+w0, c0 = time.perf_counter(), time.process_time()
+sys.stdout = open(os.devnull, "w")
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+total_w, total_c = time.perf_counter() - w0, time.process_time() - c0
+sys.stderr.write("PROFILE=" + orjson.dumps({"wall_s": total_w, "cpu_s": total_c,
+    "sql_wall_s": sum(wall.values()), "sql_cpu_s": sum(cpu.values()),
+    "queries": {n: [round(wall[n], 4), round(cpu[n], 4)] for n in wall}}).decode() + "\\n")
+"""
+
+
+def _profile(ledger: Path, week: str) -> dict:
+    argv = [sys.executable, "-c", PROFILE, "reconcile", "--ledger", str(ledger), "--week", week,
+            "--json"]  # fmt: skip
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    line = next(x for x in done.stderr.splitlines() if x.startswith("PROFILE="))
+    return orjson.loads(line.removeprefix("PROFILE=")) | {"load_1min": os.getloadavg()[0]}
+
+
+def _medians(runs: list[dict]) -> dict:
+    names = set().union(*(r["queries"] for r in runs))
+    queries = {
+        n: [round(statistics.median(r["queries"].get(n, [0, 0])[i] for r in runs), 3)
+            for i in (0, 1)]
+        for n in names
+    }  # fmt: skip
+    totals = ("wall_s", "cpu_s", "sql_wall_s", "sql_cpu_s")
+    return {
+        **{k: round(statistics.median(r[k] for r in runs), 3) for k in totals},
+        "loads": [r["load_1min"] for r in runs],
+        "queries": dict(sorted(queries.items(), key=lambda kv: -kv[1][1])),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weeks", type=int, default=8)
+    parser.add_argument("--lines", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--name", default="growth_profile", help="bench/results/<name>.json")
+    args = parser.parse_args()
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ledger = folder / "ledger.duckdb"
+        first_copy, names = 0, []
+        for index in range(args.weeks):
+            start = FIRST_WEEK + timedelta(weeks=index)
+            sacct = folder / "sacct.psv"
+            _, copies = write_sacct(sacct, args.lines, start, first_copy)
+            registry, progress = write_joins(
+                folder, range(first_copy, first_copy + copies), every=20, week_start=start
+            )
+            first_copy += copies
+            names.append(_week_name(start))
+            subprocess.run(
+                [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
+                 "--sacct", str(sacct), "--registry", str(registry), "--progress",
+                 str(progress), "--week", names[-1], "--json"],
+                stdout=subprocess.DEVNULL, env=env, check=True,
+            )  # fmt: skip
+        runs: dict[str, list[dict]] = {names[0]: [], names[-1]: []}
+        for _ in range(args.rounds):
+            for week in runs:
+                runs[week].append(_profile(ledger, week))
+    first, last = (_medians(runs[w]) for w in (names[0], names[-1]))
+    growth = {
+        n: round(last["queries"][n][1] - first["queries"].get(n, [0, 0])[1], 3)
+        for n in last["queries"]
+    }
+    growth = dict(sorted(growth.items(), key=lambda kv: -kv[1])[:15])
+    print(f"first {names[0]}: {first['wall_s']} s wall, {first['cpu_s']} CPU-s; "
+          f"last {names[-1]}: {last['wall_s']} s wall, {last['cpu_s']} CPU-s")  # fmt: skip
+    for name, delta in growth.items():
+        print(f"  {delta:+7.3f} CPU-s  {name}")
+    print(write_result(args.name, {
+        "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
+        "first_week": {"week": names[0], **first}, "last_week": {"week": names[-1], **last},
+        "cpu_growth_by_query_s": growth,
+        "python_outside_sql_cpu_s": {"first": round(first["cpu_s"] - first["sql_cpu_s"], 3),
+                                     "last": round(last["cpu_s"] - last["sql_cpu_s"], 3)},
+        "note": "re-reviews of landed weeks (nothing new landed); 2 shared cores, loads noted",
+    }))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
