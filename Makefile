@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: demo test lint clean system-deps
+.PHONY: demo test test-fast lint clean system-deps
 
 # A venv with pip; where Debian's python3 lacks ensurepip (no python3-venv package),
 # fall back to a bare venv and install into it with the system pip's --python option.
@@ -64,6 +64,11 @@ test: system-deps $(VENV)/.installed-dev
 	TRAINBUDGET_TEST_PG="$$(tools/test_postgres.sh start "$$pgdir")" || exit 1; \
 	export TRAINBUDGET_TEST_PG; \
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The quick lane: no browser, no Slurm, no Prefect server (tests marked slow or flows are left
+# out; `make test` runs everything). The layers contracts run in both (tests/test_layers.py).
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -m "not slow and not flows" -q
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src flows tests bench tools

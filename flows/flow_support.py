@@ -1,5 +1,5 @@
-"""Prefect glue shared by both flows: the task runner, the I/O retry rule, report artifacts,
-gate events and the run's final state.
+"""Prefect glue shared by both flows: report artifacts, gate events, the refusal note and the
+run's final state (the step runner, task runner and I/O retry rule: prefect_steps.py).
 
 Everything here is orchestration: the procedure is in `trainbudget.prelaunch` and
 `trainbudget.weekly`, the report is built and written by `trainbudget.report`; this module only
@@ -10,9 +10,7 @@ nothing.
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +23,6 @@ from prefect.artifacts import (
 )
 from prefect.events import emit_event
 from prefect.states import Completed, State
-from prefect.task_runners import ThreadPoolTaskRunner
 
 from trainbudget.errors import InputError
 from trainbudget.gates.outcome import GateOutcome
@@ -34,36 +31,6 @@ from trainbudget.report.model import Report
 from trainbudget.report.write import write_report
 from trainbudget.report_server import report_url
 from trainbudget.runs import RunSummary, write_summary
-
-DASK_ADDRESS_ENV = "TRAINBUDGET_DASK_ADDRESS"
-
-
-def task_runner() -> object:
-    """Threads, or prefect-dask's DaskTaskRunner when TRAINBUDGET_DASK_ADDRESS is set
-    (`local` starts a local Dask cluster when the flow runs)."""
-    address = os.environ.get(DASK_ADDRESS_ENV)
-    if not address:
-        return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 1)
-    import cloudpickle
-    from prefect_dask import DaskTaskRunner
-
-    # Dask workers have trainbudget installed but not this flows/ folder: ship this module
-    # (the tasks' retry condition lives here) by value.
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    if address == "local":
-        return DaskTaskRunner(cluster_kwargs={"n_workers": 2, "threads_per_worker": 1})
-    return DaskTaskRunner(address=address)
-
-
-def retry_on_io_error(task: Any, task_run: Any, state: Any) -> bool:
-    """Retry a task only when it failed reading or writing a file (OSError), never on bad
-    input: an InputError fails the same way every time."""
-    return isinstance(state.data, OSError)
-
-
-# Options of tasks that read files: retried on I/O errors only. Tasks that take the open
-# ledger or frames do not hash their inputs (NO_CACHE, set per task).
-IO_RETRIES = {"retries": 2, "retry_delay_seconds": 2, "retry_condition_fn": retry_on_io_error}
 
 
 def artifact_key(*parts: str) -> str:

@@ -1,9 +1,9 @@
 """Pre-launch estimation (triggered): pilot → traces → scaling gain → estimate → gates → report.
 
-Seed 004's procedure and seed 001's admission. Each task is a step of `trainbudget.prelaunch`
-(`trainbudget prelaunch` runs the same steps without Prefect): trace ranks are summarized one
-task per file on the task runner, and the scaling fit runs beside the landing. The landing and
-the decisions share one ledger transaction.
+Seed 004's procedure and seed 001's admission, written once in `trainbudget.prelaunch`
+(`trainbudget prelaunch` runs it in-process): this flow hands it the Prefect step runner, so
+each step is a task, trace ranks are summarized one task per file on the task runner and the
+scaling fit runs beside the landing. The flow holds the ledger's slot for its run.
 """
 
 from __future__ import annotations
@@ -11,33 +11,17 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-from prefect.runtime import flow_run
+from prefect import flow
 
-from flow_support import IO_RETRIES, finished, publish, say_when_refused, task_runner
+from flow_support import finished
 from ledger_slot import ledger_slot
+from prefect_steps import PrefectSteps, task_runner
 from trainbudget import prelaunch
 from trainbudget.ledger import Ledger
 from trainbudget.ledger.retry import retrying
-from trainbudget.plan import load_plan
-from trainbudget.trace.summary import summarize_rank
-
-prepare = task(prelaunch.prepare, name="prepare", cache_policy=NO_CACHE)
-summarize = task(summarize_rank, name="summarize-trace-rank", cache_policy=NO_CACHE, **IO_RETRIES)
-fit_gain = task(prelaunch.estimate_gain, name="scaling-gain", cache_policy=NO_CACHE, **IO_RETRIES)
-# Tasks that write inside the run's open transaction are not retried: a retry would run on
-# top of the failed attempt's writes. Pure readers retry on I/O errors.
-land = task(prelaunch.land_inputs, name="land-and-check", cache_policy=NO_CACHE)
-decide = task(prelaunch.price_and_decide, name="estimate-and-gates", cache_policy=NO_CACHE)
-publish_run = task(publish, name="publish-report", cache_policy=NO_CACHE)
 
 
-def _run_name() -> str:
-    return load_plan(flow_run.parameters["plan"]).campaign
-
-
-@flow(name=prelaunch.FLOW, flow_run_name=_run_name, task_runner=task_runner())
+@flow(name=prelaunch.FLOW, task_runner=task_runner())
 def prelaunch_estimate(
     plan: Path,
     pilot_logs: list[Path],
@@ -51,33 +35,40 @@ def prelaunch_estimate(
     expected_interruptions: Decimal = Decimal(1),
     bootstrap: int = 200,
     seed: int = 0,
+    data_snapshot: str | None = None,
     ledger: Path | None = None,
     report_root: Path = Path("trainbudget-reports"),
 ) -> dict:
     """Estimate a campaign from its pilot, traces and ablations; decide admission and worth.
 
     The predicted gain is the ablations' scaling fit against `baseline_loss`, or `gain` ±
-    `gain_uncertainty` as given. Returns the run's summary.json object; the run ends in a
-    state named for the verdict (Admitted, Deferred, Over budget, ...).
+    `gain_uncertainty` as given; `data_snapshot` is checked against the plan's known
+    snapshots by admission. Returns the run's summary.json object; the run ends in a state
+    named for the verdict (Admitted, Deferred, Over budget, ...) and is named for the plan's
+    campaign.
     """
     inputs = prelaunch.PrelaunchInputs(
-        plan, pilot_logs, list(traces or []), ablations, baseline_loss, gain, gain_uncertainty,
-        gain_source, min_gain, expected_interruptions, bootstrap, seed, report_root,
-    )  # fmt: skip
-    prepared = prepare(inputs)
-    ranks = summarize.map(prepared.trace_files)
-    predicted = fit_gain.submit(prepared)
-    docs = prepared.folder / "data-docs"
-    refused = say_when_refused(prepared.run_name, f"{prepared.run_name}-verdict", docs)
+        plan=plan,
+        pilot_logs=list(pilot_logs),
+        traces=list(traces or []),
+        ablations=ablations,
+        baseline_loss=baseline_loss,
+        gain=gain,
+        gain_uncertainty=gain_uncertainty,
+        gain_source=gain_source,
+        min_gain=min_gain,
+        expected_interruptions=expected_interruptions,
+        bootstrap=bootstrap,
+        seed=seed,
+        data_snapshot=data_snapshot,
+        report_root=report_root,
+    )
 
-    def write() -> prelaunch.PrelaunchResult:
-        # One transaction; on the team ledger a conflicting commit runs it again whole.
-        with Ledger.open(ledger) as book, book.transaction():
-            landed = land(book, prepared, [rank.result() for rank in ranks])
-            return decide(book, prepared, landed, predicted.result())
+    def write() -> tuple:
+        # On the team ledger a conflicting commit runs the procedure again whole.
+        with Ledger.open(ledger) as book:
+            return prelaunch.run_prelaunch(inputs, book, PrefectSteps())
 
-    with refused, ledger_slot(ledger):
-        result = retrying(write, what="the pre-launch run's ledger writes")
-    report = prelaunch.build_report(result)
-    summary = prelaunch.summarize(result, (prepared.folder / "report.html").resolve())
-    return finished(publish_run(report, summary, prepared.run_name))
+    with ledger_slot(ledger):
+        _, summary = retrying(write, what="the pre-launch run's ledger writes")
+    return finished(summary)

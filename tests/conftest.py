@@ -21,6 +21,29 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="trainbudget-prefect-home-"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests under tests/flows need Prefect's test server, a served deployment or a browser:
+    marked `flows`, so `make test-fast` (-m "not slow and not flows") leaves them out."""
+    flows = REPO_ROOT / "tests" / "flows"
+    for item in items:
+        if flows in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.flows)
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per session (the packaging and flow-loading tests)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "-w", str(out), str(REPO_ROOT)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    (built,) = out.glob("trainbudget-*.whl")
+    return built
+
+
 @pytest.fixture
 def fixtures_dir() -> Path:
     if not FIXTURES.is_dir():

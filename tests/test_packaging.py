@@ -18,16 +18,8 @@ UNLICENSED = "tests/fixtures/scaling/chinchilla_fig4_svg_extracted.csv"
 
 
 @pytest.fixture(scope="module")
-def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(out), str(REPO_ROOT)],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
-    (wheel,) = out.glob("trainbudget-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
+def wheel_files(built_wheel: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(built_wheel) as archive:
         return {name: archive.read(name) for name in archive.namelist()}
 
 

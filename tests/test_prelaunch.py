@@ -151,3 +151,59 @@ def test_a_quarantined_pilot_row_is_said_everywhere(tmp_path: Path, cli) -> None
     )
     html = (result.prepared.folder / "report.html").read_text(encoding="utf-8")
     assert "1 row quarantined" in html
+
+
+SNAPSHOT_GATE = (
+    "gates: {admission: {require_data_snapshot: true, data_snapshots: [fineweb-edu-2026-10-01]}}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "outcome", "reasons"),
+    [
+        ("fineweb-edu-2026-10-01", "admit", []),
+        ("fineweb-edu-2025-01-01", "defer", ["no-data-snapshot"]),
+        (None, "defer", ["no-data-snapshot"]),
+    ],
+)
+def test_the_data_snapshot_is_checked_and_recorded_as_admit_does(
+    tmp_path: Path, cli, snapshot, outcome, reasons
+) -> None:
+    # Seed 001: defer a job whose data snapshot is missing (or unknown), not every job.
+    demo = demo_inputs()
+    plan = tmp_path / "snapshot.plan.yaml"
+    plan.write_text(demo.plan.read_text(encoding="utf-8") + SNAPSHOT_GATE, encoding="utf-8")
+    inputs = _inputs(tmp_path, plan, gain=Decimal("0.2"), data_snapshot=snapshot)
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, _ = run_prelaunch(inputs, book)
+    admission = result.gates[0]
+    assert admission.outcome == outcome
+    assert [r["reason"] for r in admission.details["reasons"]] == reasons
+    with duckdb.connect(str(tmp_path / "ledger.duckdb"), read_only=True) as con:
+        (recorded,) = con.execute(
+            "SELECT inputs FROM decisions WHERE gate = 'admission'"
+        ).fetchone()
+    assert orjson.loads(recorded)["data_snapshot"] == snapshot
+    # `admit --plan --data-snapshot` on the same plan and hours gives the same verdict.
+    hours = str(admission.details["reserved_gpu_hours"] or result.estimate.planned_gpu_hours)
+    admit = cli(
+        "admit", "--plan", str(plan), "--estimated-gpu-hours", hours,
+        "--expected-interruptions", "1", "--gpus", "8", "--no-ledger", "--json",
+        *(("--data-snapshot", snapshot) if snapshot else ()),
+    )  # fmt: skip
+    assert admit.code == 0, admit.stderr
+    assert admit.json()["state"] == outcome
+
+
+def test_prelaunch_takes_the_data_snapshot_on_the_command_line(tmp_path: Path, cli) -> None:
+    demo = demo_inputs()
+    plan = tmp_path / "snapshot.plan.yaml"
+    plan.write_text(demo.plan.read_text(encoding="utf-8") + SNAPSHOT_GATE, encoding="utf-8")
+    run = cli(
+        "--ledger", str(tmp_path / "l.duckdb"), "prelaunch", str(plan),
+        *(a for p in demo.pilot_logs for a in ("--pilot-log", str(p))), "--gain", "0.2",
+        "--gain-uncertainty", "0.05", "--data-snapshot", "fineweb-edu-2026-10-01",
+        "--report-root", str(tmp_path / "r"), "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    assert {g["gate"]: g["outcome"] for g in run.json()["gates"]}["admission"] == "admit"

@@ -26,6 +26,13 @@ def byte_limit(env: str, default: int) -> int:
     return value
 
 
+# --- Caps on free text that lands (docs/reconcile.md, docs/pilot.md, docs/plan.md) -------------
+# A name or id that lands (sacct JobName, Account, Partition; a pilot run_id; a plan's names)
+# holds at most MAX_NAME_CHARS characters: slurmdbd itself keeps 255 bytes of a job name. A
+# row over it is quarantined with the reason (a plan, one document, is refused at its line).
+MAX_NAME_CHARS = 1024
+
+
 # --- Sane bounds on what a gate takes (docs/gates.md, *Bounds*) ------------------------------
 # Far beyond any real run, yet small enough that every figure fits the ledger's DECIMAL(38, 6)
 # columns and reads as a number in a sentence. The same table serves a command's options

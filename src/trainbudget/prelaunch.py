@@ -1,9 +1,10 @@
 """The pre-launch procedure (seed 004, seed 001): pilot → traces → scaling gain → estimate → gates.
 
-Plain Python from typed inputs to a typed result. `run_prelaunch` chains the steps in order;
-flows/prelaunch_estimate.py runs the same steps as Prefect tasks (traces one task per rank,
-the scaling fit beside the landing). The plan is parsed once, in `prepare`; the landing and
-the decisions are one ledger transaction, so a failed step leaves the ledger as it was.
+Plain Python from typed inputs to a typed result. `run_prelaunch` is the sequence, written
+once: `trainbudget prelaunch` runs it with the inline step runner, flows/prelaunch_estimate.py
+with Prefect's (traces one task per rank, the scaling fit beside the landing; trainbudget.steps).
+The plan is parsed once, in `prepare`; the landing and the decisions are one ledger
+transaction, so a failed step leaves the ledger as it was.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget import run_log as said
 from trainbudget.errors import InputError
 from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
 from trainbudget.runs import RunSummary, run_folder
+from trainbudget.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.decision import PredictedGain
     from trainbudget.gates.outcome import GateOutcome
+    from trainbudget.gates.worth import CostBasis
     from trainbudget.ledger import Ledger
     from trainbudget.pilot.land import PilotResult
     from trainbudget.plan import Plan
@@ -56,6 +60,9 @@ class PrelaunchInputs:
     bootstrap: int = 200
     seed: int = 0
     report_root: Path = Path("trainbudget-reports")
+    # The data snapshot the run trains on, checked and recorded by admission as `admit
+    # --data-snapshot` does (against the plan's gates.admission.data_snapshots).
+    data_snapshot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,13 +175,6 @@ def estimate_gain(prepared: Prepared) -> Gain:
     return Gain(predicted, scaling_figures(points, law, target, fits, CONFIDENCE))
 
 
-def summarize_traces(prepared: Prepared) -> list[RankSummary]:
-    """One summary per rank file, in this process (the flow maps them over its task runner)."""
-    from trainbudget.trace.summary import summarize_rank
-
-    return [summarize_rank(path) for path in prepared.trace_files]
-
-
 def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]) -> Landed:
     """Land the plan, the pilot step logs and the trace summaries; check the pilot's quality."""
     from trainbudget.pilot.land import land_pilot
@@ -232,6 +232,7 @@ def price_and_decide(
             checkpoint_supported=summary.checkpoint is not None,
             memory_per_gpu_gb=pilot_memory_gb(landed.pilot),
             runtime_hours=main_wall_hours(estimate, plan),
+            data_snapshot=prepared.inputs.data_snapshot,
         )
         worth = decide_run(estimate.compute_usd, gain.predicted, prepared.inputs.min_gain)
         gates = [admission, worth]
@@ -289,20 +290,68 @@ def summarize(result: PrelaunchResult, report_html: Path) -> RunSummary:
 
 
 def run_prelaunch(
-    inputs: PrelaunchInputs, ledger: Ledger
+    inputs: PrelaunchInputs, ledger: Ledger, steps: StepRunner = INLINE
 ) -> tuple[PrelaunchResult, dict[str, Any]]:
-    """The whole procedure in this process: what `trainbudget prelaunch` runs.
+    """The pre-launch procedure: what `trainbudget prelaunch` (inline steps) and the
+    prelaunch-estimate flow (Prefect tasks) both run.
 
     Returns the result and the summary.json object written beside report.html.
     """
-    from trainbudget.report.write import write_report
-    from trainbudget.runs import write_summary
+    from trainbudget.trace.summary import summarize_rank
 
-    prepared = prepare(inputs)
-    gain = estimate_gain(prepared)
-    summaries = summarize_traces(prepared)
-    with ledger.transaction():
-        landed = land_inputs(ledger, prepared, summaries)
-        result = price_and_decide(ledger, prepared, landed, gain)
-    files = write_report(build_report(result), prepared.folder)
-    return result, write_summary(summarize(result, files.html.resolve()))
+    prepared = steps.run("prepare", prepare, inputs, says=said.prelaunch_prepared)
+    steps.name_run(prepared.plan.campaign)
+    ranks = steps.map(
+        "summarize-trace-rank",
+        summarize_rank,
+        prepared.trace_files,
+        says=said.prelaunch_rank,
+        io=True,
+    )
+    gain = steps.submit("scaling-gain", estimate_gain, prepared, says=said.prelaunch_gain, io=True)
+    docs = prepared.folder / "data-docs"
+    # Steps that write inside the run's open transaction are not retried (io=False): a retry
+    # would run on top of the failed attempt's writes.
+    refused = steps.refused(prepared.run_name, f"{prepared.run_name}-verdict", docs)
+    with refused, ledger.transaction():
+        landed = steps.run(
+            "land-and-check", land_inputs, ledger, prepared, ranks, says=said.prelaunch_landed
+        )
+        result = steps.run(
+            "estimate-and-gates", price_and_decide, ledger, prepared, landed, gain.result(),
+            says=said.prelaunch_decided,
+        )  # fmt: skip
+    summary = summarize(result, (prepared.folder / "report.html").resolve())
+    return result, steps.publish(build_report(result), summary, prepared.run_name)
+
+
+def weighed_cost(plan: Plan, ledger: Ledger | None) -> tuple[CostBasis, dict[str, Any]]:
+    """What `decide --plan` weighs a gain against: the campaign's cost as the pre-launch run
+    prices it (the campaign's recorded MFU choice, else the plan's rule; the ledger's MTBF fit
+    when the plan says `mtbf: ledger`), and the plan's main run priced alone, from which the
+    cheaper alternatives are priced (an `estimate --json` payload)."""
+    from trainbudget.estimate.campaign import main_peak
+    from trainbudget.estimate.catalog import get_accelerator
+    from trainbudget.estimate.mfu_rule import choose_mfu, estimate_campaign, stored_choice
+    from trainbudget.estimate.run_payload import estimate_payload
+    from trainbudget.gates.worth import CostBasis
+    from trainbudget.reliability import plan_ledger_curve
+
+    main = plan.main
+    if main.params is None or main.tokens is None:
+        raise InputError(
+            "main.params: decide --plan prices the alternatives from the main run's params and "
+            "tokens, and this plan fixes only its hours"
+        )
+    choice = stored_choice(ledger, plan) if ledger is not None else choose_mfu(plan)
+    curve = plan_ledger_curve(ledger, plan) if ledger is not None else None
+    campaign = estimate_campaign(plan, choice, curve)
+    wall_days = main_wall_hours(campaign, plan) / 24
+    cost = CostBasis("campaign", campaign.compute_usd, campaign.planned_gpu_hours, wall_days)
+    clean = estimate_payload(
+        params=main.params, tokens=main.tokens, gpus=main.gpus, price=plan.prices.gpu_hour_usd,
+        accelerator=get_accelerator(main.gpu) if main.gpu else None,
+        peak_flops_per_second=main_peak(plan), peak_source="plan main", precision=main.precision,
+        mfu=choice.mfu, model_class=main.model_class,
+    )  # fmt: skip
+    return cost, clean

@@ -1,9 +1,10 @@
 """The weekly review (seed 000's control loop): land → check → reconcile → decide → report.
 
-Plain Python from typed inputs to a typed result. `trainbudget reconcile` runs `reconcile`
-(land and review); the weekly flow runs the same steps as Prefect tasks and adds the
-data-quality checkpoint, the gates and the report; `run_weekly` chains all of them in this
-process. The landing, the check, the review and the decisions are one ledger transaction.
+Plain Python from typed inputs to a typed result. `review_sequence` is the sequence, written
+once: `run_weekly` runs all of it and reports (the weekly flow with Prefect's step runner, a
+script or test inline; trainbudget.steps), and `reconcile` (`trainbudget reconcile`) is the
+same sequence without the data-quality checkpoint, stopped after the review. The landing, the
+check, the review and the decisions are one ledger transaction.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget import run_log as said
 from trainbudget.errors import InputError
 from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
 from trainbudget.reconcile.report import ReconcileResult
 from trainbudget.runs import RunSummary, run_folder
+from trainbudget.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
-    from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.estimate.mfu_rule import MfuChoice
     from trainbudget.gates.outcome import GateOutcome
     from trainbudget.ledger import Ledger
@@ -149,9 +151,10 @@ def review_week(
 ) -> tuple[Plan | None, MfuChoice | None, Review]:
     """Reconcile what is landed against the plan (given, else the newest landed) and its MFU."""
     from trainbudget.estimate.mfu_rule import estimate_campaign, stored_choice
+    from trainbudget.plan import newest_landed_plan
     from trainbudget.reconcile.review import review
 
-    plan = prepared.plan or _newest_plan(ledger)
+    plan = prepared.plan or newest_landed_plan(ledger)
     mfu = planned = None
     if plan is not None:
         from trainbudget.reliability import plan_ledger_curve
@@ -164,30 +167,12 @@ def review_week(
         ledger, plan, prepared.bounds, tolerance, planned, cluster_tz=prepared.inputs.cluster_tz
     )
     if plan is not None:
+        from trainbudget.reliability.audit import with_forecast_audit
         from trainbudget.reliability.measured import store_measured
 
         store_measured(ledger, plan.campaign, prepared.week, result)
-        result = _with_forecast_audit(ledger, plan.campaign, planned, result)
+        result = with_forecast_audit(ledger, plan.campaign, planned, result)
     return plan, mfu, result
-
-
-def _with_forecast_audit(
-    ledger: Ledger, campaign: str, planned: CampaignEstimate | None, result: Review
-) -> Review:
-    """The review with the forecast audited against what this campaign measured (seed 001)."""
-    if planned is None or planned.forecast is None:
-        return result
-    from dataclasses import replace
-
-    from trainbudget.estimate.forecast_lines import forecast_payload
-    from trainbudget.reliability.audit import forecast_audit
-    from trainbudget.reliability.measured import latest
-
-    measured = latest(ledger, campaign)
-    if measured is None:
-        return result
-    rows = forecast_audit(forecast_payload(planned.forecast), measured)
-    return replace(result, forecast_audit=tuple(rows))
 
 
 def decide_week(
@@ -206,37 +191,92 @@ def decide_week(
     return gates
 
 
+@dataclass(frozen=True)
+class Reviewed:
+    """What the sequence produced: the scope it reviewed, what landed, the data-quality
+    report and gate outcomes (None where the sequence skipped or stopped before them)."""
+
+    prepared: PreparedWeek
+    landed: list[Landed]
+    quality: QualityReport | None
+    plan: Plan | None
+    mfu: MfuChoice | None
+    review: Review
+    gates: list[GateOutcome] | None
+
+
+def review_sequence(
+    ledger: Ledger,
+    prepared: PreparedWeek,
+    steps: StepRunner,
+    *,
+    docs: Path | None,
+    jobs_path: Path | None,
+    stop_after_review: bool,
+) -> Reviewed:
+    """The weekly procedure's steps, in order, in one transaction: land → (without a week:
+    the weeks landed) → data-quality checkpoint (when `docs` is given) → review → gates
+    (unless `stop_after_review`); then, after the commit, the week's jobs written as a JSON
+    array to `jobs_path` (None: not written)."""
+    from trainbudget.reconcile.review import write_jobs
+
+    # Steps that write inside the open transaction are not retried: a retry would land on
+    # top of the failed attempt's writes.
+    quality = gates = None
+    with ledger.transaction():
+        landed = steps.run("land-records", land_records, ledger, prepared, says=said.weekly_landed)
+        if prepared.bounds is None:
+            prepared = landed_scope(ledger, prepared, landed)
+        if docs is not None:
+            quality = steps.run(
+                "data-quality-checkpoint", check_quality, ledger, prepared, docs,
+                says=said.weekly_quality,
+            )  # fmt: skip
+        plan, mfu, review = steps.run(
+            "reconcile", review_week, ledger, prepared, says=said.weekly_reviewed
+        )
+        if not stop_after_review:
+            assert plan is not None  # run_weekly requires one
+            gates = steps.run(
+                "gates", decide_week, ledger, prepared, plan, review, says=said.weekly_gates
+            )
+    if jobs_path is not None:
+        jobs_path.parent.mkdir(parents=True, exist_ok=True)
+        review = steps.run(
+            "write-jobs", write_jobs, ledger, review, jobs_path,
+            says=said.weekly_jobs_written,
+        )  # fmt: skip
+    return Reviewed(prepared, landed, quality, plan, mfu, review, gates)
+
+
 def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> ReconcileResult:
-    """`trainbudget reconcile`: land and review in one transaction; a bad input changes nothing.
+    """`trainbudget reconcile`: the weekly sequence without the data-quality checkpoint,
+    stopped after the review; a bad input changes nothing.
 
     The week's jobs are written as a JSON array to `jobs_path` after the commit (None: not
     written; a table for a person needs only the largest jobs).
     """
-    from trainbudget.reconcile.review import write_jobs
+    from trainbudget.gates.weekly import with_continuation
 
-    prepared = prepare_week(inputs)
-    with ledger.transaction():
-        landed = land_records(ledger, prepared)
-        if prepared.bounds is None:
-            prepared = landed_scope(ledger, prepared, landed)
-        plan, mfu, result = review_week(ledger, prepared)
-    if jobs_path is not None:
-        result = write_jobs(ledger, result, jobs_path)
+    done = review_sequence(
+        ledger, prepare_week(inputs), INLINE, docs=None, jobs_path=jobs_path,
+        stop_after_review=True,
+    )  # fmt: skip
+    plan, result = done.plan, done.review
     warnings = (
         []
         if plan is not None
         else ["no plan given or landed: variance against plan is skipped (--plan)"]
     )
-    warnings += landing_warnings(landed) + list(result.warnings)
+    warnings += landing_warnings(done.landed) + list(result.warnings)
     if inputs.week is not None and not result.totals["jobs"]:
         warnings.append(
             f"week {inputs.week}: no allocations in it; the landed records are from other "
             "weeks (check the week)"
         )
-    from trainbudget.gates.weekly import with_continuation
-
+    week = done.prepared
     return ReconcileResult(
-        prepared.week, prepared.bounds, landed, plan, mfu, result, warnings,
+        week.week, week.bounds, done.landed, plan, done.mfu, result, warnings,
         variance=with_continuation(result.variance),
     )  # fmt: skip
 
@@ -372,26 +412,30 @@ def _goodput(result: WeeklyResult) -> dict[str, Any]:
     return goodput_payload(result.review.goodput, result.plan.campaign)
 
 
-def run_weekly(inputs: WeeklyInputs, ledger: Ledger) -> tuple[WeeklyResult, dict[str, Any]]:
-    """The whole weekly review in this process: land, check, review, decide, report."""
-    from trainbudget.reconcile.review import write_jobs
-    from trainbudget.report.write import write_report
-    from trainbudget.runs import write_summary
-
-    prepared = prepare_week(_with_week(inputs))
+def run_weekly(
+    inputs: WeeklyInputs, ledger: Ledger, steps: StepRunner = INLINE
+) -> tuple[WeeklyResult, dict[str, Any]]:
+    """The weekly review: land, check, review, decide, report. What the weekly-review flow
+    runs with Prefect's step runner (and a script or test inline)."""
+    prepared = steps.run("prepare", prepare_week, _with_week(inputs), says=said.weekly_prepared)
     if prepared.plan is None:
         raise InputError("plan: the weekly review needs a plan")
+    steps.name_run(f"{prepared.plan.campaign}-{prepared.week}")
     folder = report_folder(prepared)
-    with ledger.transaction():
-        landed = land_records(ledger, prepared)
-        quality = check_quality(ledger, prepared, folder / "data-docs")
-        plan, mfu, review = review_week(ledger, prepared)
-        gates = decide_week(ledger, prepared, plan, review)
-    folder.mkdir(parents=True, exist_ok=True)
-    review = write_jobs(ledger, review, folder / "jobs.json")
-    result = WeeklyResult(prepared, plan, mfu, quality, review, gates, landed_quarantine(landed))
-    files = write_report(build_report(result), folder)
-    return result, write_summary(summarize(result, files.html.resolve()))
+    key = f"{prepared.plan.campaign}-weekly"
+    with steps.refused(f"Weekly review {folder.name}", f"{key}-verdict", folder / "data-docs"):
+        done = review_sequence(
+            ledger, prepared, steps, docs=folder / "data-docs", jobs_path=folder / "jobs.json",
+            stop_after_review=False,
+        )  # fmt: skip
+    assert done.plan is not None and done.mfu is not None and done.quality is not None
+    assert done.gates is not None
+    result = WeeklyResult(
+        prepared, done.plan, done.mfu, done.quality, done.review, done.gates,
+        landed_quarantine(done.landed),
+    )  # fmt: skip
+    summary = summarize(result, (folder / "report.html").resolve())
+    return result, steps.publish(build_report(result), summary, key)
 
 
 def _with_week(inputs: WeeklyInputs) -> WeeklyInputs:
@@ -402,13 +446,3 @@ def _with_week(inputs: WeeklyInputs) -> WeeklyInputs:
 
 def _campaign(prepared: PreparedWeek) -> str:
     return prepared.plan.campaign if prepared.plan is not None else "all"
-
-
-def _newest_plan(ledger: Ledger) -> Plan | None:
-    """The newest landed plan; the plan's models load only if one is there."""
-    rows = ledger.query("reconcile/review/newest_plan")
-    if not rows:
-        return None
-    from trainbudget.plan import Plan
-
-    return Plan.from_json(rows[0][0])

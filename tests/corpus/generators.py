@@ -285,3 +285,21 @@ def scribbled_ledger(folder: Path) -> Path:
     path = folder / "scribbled.duckdb"
     path.write_bytes(bytes(data))
     return path
+
+
+def pilot_long_run_id(folder: Path) -> Path:
+    """A good step log plus one row whose run_id is 900,000 characters (900 KB)."""
+    path = folder / "long-run-id.csv"
+    good = (INPUTS / "pilot" / "good.csv").read_text()
+    row = good.splitlines()[1].replace("pilot-a", "p" * 900_000, 1)
+    path.write_text(good + row + "\n")
+    return path
+
+
+def plan_long_pilot_name(folder: Path) -> Path:
+    """The good plan with its pilot named by 900,000 characters (900 KB, under the 1 MiB plan
+    limit)."""
+    path = folder / "long-pilot-name.yaml"
+    good = (INPUTS / "plan" / "good.yaml").read_text()
+    path.write_text(good.replace("name: lr-sweep", "name: " + "p" * 900_000))
+    return path

@@ -16,7 +16,7 @@ def test_task_runner_follows_the_environment(prelaunch, monkeypatch) -> None:
     from prefect.task_runners import ThreadPoolTaskRunner
     from prefect_dask import DaskTaskRunner
 
-    support = sys.modules["flow_support"]  # loaded with the flows
+    support = sys.modules["prefect_steps"]  # loaded with the flows
     monkeypatch.delenv(support.DASK_ADDRESS_ENV, raising=False)
     assert isinstance(support.task_runner(), ThreadPoolTaskRunner)
     monkeypatch.setenv(support.DASK_ADDRESS_ENV, "local")

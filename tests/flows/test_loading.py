@@ -14,16 +14,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(out), str(REPO_ROOT)],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
-    (built,) = out.glob("trainbudget-*.whl")
-    return built
+def wheel(built_wheel: Path) -> Path:
+    return built_wheel
 
 
 def test_wheel_carries_flows_and_demo_data(wheel: Path) -> None:

@@ -70,6 +70,32 @@ def test_prelaunch_flow_and_command_agree(prefect_harness, prelaunch, cli, tmp_p
         assert _figures(written) == _figures(flow_json)
 
 
+def test_weekly_flow_and_run_weekly_agree(prefect_harness, weekly, tmp_path: Path) -> None:
+    """The flow hands `run_weekly` its Prefect step runner; run inline, the same procedure
+    lands the same rows, records the same decisions and writes the same summary."""
+    from trainbudget.ledger import Ledger
+    from trainbudget.weekly import WeeklyInputs, run_weekly
+
+    demo = demo_inputs()
+    files = {"registry": demo.registry, "progress": demo.progress, "manifest": demo.manifest}
+    summary = weekly.weekly_review(
+        plan=demo.plan, sacct=demo.sacct, week="2026-W47", cluster=DEMO_CLUSTER,
+        ledger=tmp_path / "flow.duckdb", report_root=tmp_path / "flow", **files,
+    )  # fmt: skip
+    inputs = WeeklyInputs(
+        sacct=list(demo.sacct), plan=demo.plan, week="2026-W47", cluster=DEMO_CLUSTER,
+        report_root=tmp_path / "inline", **files,
+    )  # fmt: skip
+    with Ledger.open(tmp_path / "inline.duckdb") as book:
+        _, inline = run_weekly(inputs, book)
+    flow_json = orjson.loads(orjson.dumps(summary, default=float))
+    inline_json = orjson.loads(orjson.dumps(inline, default=float))
+    assert {k: v for k, v in flow_json.items() if k != "report"} == {
+        k: v for k, v in inline_json.items() if k != "report"
+    }
+    assert ledger_rows(tmp_path / "inline.duckdb") == ledger_rows(tmp_path / "flow.duckdb")
+
+
 def test_weekly_flow_and_reconcile_land_the_same_rows(
     prefect_harness, weekly, cli, tmp_path: Path
 ) -> None:
@@ -92,7 +118,7 @@ def test_weekly_flow_and_reconcile_land_the_same_rows(
     assert payload["variance"]["planned_gpu_hours"] == flow_json["planned_gpu_hours"]
     flow_rows = ledger_rows(tmp_path / "flow.duckdb")
     cli_rows = ledger_rows(tmp_path / "cli.duckdb")
-    # The flow also records its gate decisions; the reconcile command decides nothing.
+    # The flow also records its gate decisions; reconcile stops after the review.
     assert flow_rows.pop("decisions") and not cli_rows.pop("decisions")
     assert cli_rows == flow_rows
 

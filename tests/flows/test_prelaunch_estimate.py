@@ -112,3 +112,24 @@ def test_missing_gain_and_ablations_is_an_input_error(prefect_harness, prelaunch
     )
     assert state.is_failed()
     assert "give gain" in state.message
+
+
+def test_each_step_tells_the_run_log_what_it_did(estimated) -> None:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
+    from prefect.logging.handlers import APILogHandler
+
+    _, state = estimated
+    run_id = state.state_details.flow_run_id
+    APILogHandler().flush()  # the log worker sends in batches; wait for it
+    with get_client(sync_client=True) as client:
+        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
+        run = client.read_flow_run(run_id)
+    said = "\n".join(log.message for log in logs)
+    assert run.name == "demo-1b"  # from the procedure's one parse of the plan
+    assert f"{len(demo_inputs().traces)} trace rank file(s)" in said
+    assert said.count("Trace ") == len(demo_inputs().traces)  # one task per rank
+    assert "Predicted gain" in said and "scaling fit of" in said
+    assert "Landed the plan and 180 pilot steps" in said
+    assert "admission: admit" in said and "decision: run" in said
+    assert "Published the report" in said

@@ -116,3 +116,39 @@ def test_failed_quality_check_fails_the_run_and_rolls_back(prefect_harness, week
         decided = con.execute("SELECT count(*) FROM decisions").fetchone()[0]
     assert (landed, decided) == (0, 0)
     assert not (tmp_path / "reports" / "weekly-review-demo-1b-2026-W49" / "report.html").exists()
+
+
+def _logged(flow_run_id) -> list[str]:
+    """The messages of the run's logs (flow and task runs), as the run page's Logs tab shows."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
+    from prefect.logging.handlers import APILogHandler
+
+    APILogHandler().flush()  # the log worker sends in batches; wait for it
+    with get_client(sync_client=True) as client:
+        found = client.read_logs(
+            log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[flow_run_id]))
+        )
+    return [log.message for log in found]
+
+
+def test_each_step_tells_the_run_log_what_it_did(reviewed) -> None:
+    _, state = reviewed
+    said = "\n".join(_logged(state.state_details.flow_run_id))
+    # One sentence per step, from its typed result: the story of the run on its Logs tab.
+    assert "Week 2026-W47 of demo-1b: 3 sacct file(s)" in said
+    assert "Landed sacct-2026-W45.psv (sacct)" in said
+    assert "data-quality expectations held" in said
+    assert "Reconciled 12 jobs against plan demo-1b: allocated 57.00 GPU-hours" in said
+    assert "continuation: continue" in said and "retention: expire" in said
+    assert "Wrote the week's 12 jobs to" in said
+    assert "Published the report" in said
+
+
+def test_the_run_is_named_from_the_one_plan_parse(reviewed) -> None:
+    from prefect.client.orchestration import get_client
+
+    _, state = reviewed
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(state.state_details.flow_run_id)
+    assert run.name == "demo-1b-2026-W47"

@@ -197,6 +197,16 @@ SELECT lineno,
        CASE
            WHEN NOT id_ok THEN concat('JobID: not a Slurm job id: "', jobid, '"')
            WHEN r.state IS NULL THEN concat('State: not a Slurm state: "', state_raw, '"')
+           -- Free text that lands is capped (limits.MAX_NAME_CHARS; slurmdbd keeps 255 bytes).
+           WHEN length(jobname) > getvariable('sacct_split').max_text
+               THEN concat('JobName: longer than ', getvariable('sacct_split').max_text,
+                           ' characters (', length(jobname), ')')
+           WHEN length(account) > getvariable('sacct_split').max_text
+               THEN concat('Account: longer than ', getvariable('sacct_split').max_text,
+                           ' characters (', length(account), ')')
+           WHEN length(partition) > getvariable('sacct_split').max_text
+               THEN concat('Partition: longer than ', getvariable('sacct_split').max_text,
+                           ' characters (', length(partition), ')')
            WHEN el_raw < getvariable('sacct_split').min_elapsed
                THEN concat('ElapsedRaw: must be at least ', getvariable('sacct_split').min_elapsed,
                            ' seconds, found ', el_raw)

@@ -3,7 +3,8 @@
 --     GPU count is read from: AllocTRES, or ReqTRES when the export has no AllocTRES),
 --     $gpus_flag (the flag such a fallback puts on a row with GPUs, else NULL), $cluster (default cluster
 --     name), $tz (zone sacct printed its times in), $states (every Slurm state name),
---     $min_gpus, $max_gpus, $min_elapsed (the bounds of quality.rules.SACCT_ROWS)
+--     $min_gpus, $max_gpus, $min_elapsed (the bounds of quality.rules.SACCT_ROWS),
+--     $max_text (the most characters of JobName, Account, Partition: limits.MAX_NAME_CHARS)
 -- out: the variable sacct_split, a struct of those parameters read by the sacct_parsed view
 --      (a view cannot hold prepared parameters; getvariable() is folded to a constant when
 --      the view is bound, so the split and the lookups stay constant-argument calls)
@@ -35,5 +36,6 @@ SET VARIABLE sacct_split = {
     'states': CAST($states AS VARCHAR[]),
     'min_gpus': CAST($min_gpus AS BIGINT),
     'max_gpus': CAST($max_gpus AS BIGINT),
-    'min_elapsed': CAST($min_elapsed AS BIGINT)
+    'min_elapsed': CAST($min_elapsed AS BIGINT),
+    'max_text': CAST($max_text AS BIGINT)
 };

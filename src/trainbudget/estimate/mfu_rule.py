@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from trainbudget.plan import Plan
 
 # Sources that override the plan (measured); the others are what the plan already says.
-MEASURED = ("calibrated", "pilot")
+# `trace` is `campaign --mfu-from trace` (the newest landed profiler trace).
+MEASURED = ("calibrated", "pilot", "trace")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from trainbudget.errors import InputError
 from trainbudget.gates.outcome import GateOutcome, taken
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 Workload = Literal["experiment", "retraining"]
 Priority = Literal["normal", "high"]
 Candidate = Literal["exploratory", "production"]
+# The words each of those takes, for a command line to check its options against.
+REQUEST_WORDS = {
+    "workload": get_args(Workload),
+    "priority": get_args(Priority),
+    "candidate": get_args(Candidate),
+}
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,24 @@ def plan_limits(
     return replace(limits, **given), budget
 
 
+def check_request_words(**given: str) -> None:
+    """InputError naming the option (`--workload`, ...) whose word is not one of REQUEST_WORDS."""
+    for name, value in given.items():
+        allowed = REQUEST_WORDS[name]
+        if value not in allowed:
+            raise InputError(f"--{name}: must be one of {', '.join(allowed)}, got {value!r}")
+
+
+def requested_budget(given: Decimal | None, plan: Plan | None) -> Decimal:
+    """The budget a request is judged against: the one given, else the plan's (`plan_budget`);
+    InputError when there is neither."""
+    if given is not None:
+        return given
+    if plan is not None:
+        return plan_budget(plan)
+    raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
+
+
 def plan_budget(plan: Plan) -> Decimal:
     """The GPU-hours a plan approves: `gates.admission.budget_gpu_hours`, else its ceiling."""
     _, budget = plan_limits(plan)
@@ -113,11 +137,13 @@ def admit_planned_run(
     checkpoint_supported: bool,
     memory_per_gpu_gb: Decimal | None = None,
     runtime_hours: Decimal | None = None,
+    data_snapshot: str | None = None,
 ) -> GateOutcome:
     """Seed 001's admission of a plan's campaign under every limit the plan declares.
 
     The budget is `plan_budget`; the run asks for the main run's GPUs and, when the pilot
-    measured it, its peak memory per GPU.
+    measured it, its peak memory per GPU; `data_snapshot` is checked against the plan's
+    known snapshots and recorded with the decision, as for `admit --data-snapshot`.
     """
     limits, _ = plan_limits(plan)
     request = AdmissionRequest(
@@ -128,6 +154,7 @@ def admit_planned_run(
         gpus=plan.main.gpus,
         memory_per_gpu_gb=memory_per_gpu_gb,
         runtime_hours=runtime_hours,
+        data_snapshot=data_snapshot,
     )
     return admit_run(request, limits)
 

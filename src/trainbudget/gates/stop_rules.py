@@ -22,6 +22,7 @@ from trainbudget.gates.outcome import GateOutcome, hours, taken, usd
 from trainbudget.limits import within_gate_bound
 
 if TYPE_CHECKING:
+    from trainbudget.plan import Plan
     from trainbudget.plan.gates import StopRulesSection
 
 ArtifactState = Literal["in-progress", "complete", "early-stopped", "incomplete", "failed"]
@@ -51,6 +52,14 @@ class StopRules:
     spend_limit_usd: Decimal | None = None
     max_failed_steps: int | None = None
     early_stop: EarlyStop | None = None
+
+
+def plan_stop_rules(plan: Plan, source: object) -> StopRules:
+    """The stop rules the plan (read from `source`) declares; InputError when it has none."""
+    section = plan.gates.stop_rules if plan.gates else None
+    if section is None:
+        raise InputError(f"{source}: gates.stop_rules: the plan declares no stop rules")
+    return planned_stop_rules(section)
 
 
 def planned_stop_rules(section: StopRulesSection) -> StopRules:

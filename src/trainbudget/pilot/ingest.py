@@ -19,6 +19,7 @@ import pandera.polars as pa
 import polars as pl
 
 from trainbudget.errors import InputError
+from trainbudget.limits import MAX_NAME_CHARS
 from trainbudget.schemas import PilotStep
 
 REQUIRED = ("run_id", "step", "wall_seconds", "seq_len", "batch_size", "gpus", "peak_memory_bytes")
@@ -82,6 +83,8 @@ def read_step_log(path: str | Path) -> StepLog:
         raise InputError(f"{file_path}: no step rows")
     _check_columns(file_path, columns)
     steps, more = _typed_rows(text)
+    rejected.extend(more)
+    steps, more = _within_caps(steps)
     rejected.extend(more)
     steps, more = _validated(steps)
     rejected.extend(more)
@@ -250,6 +253,20 @@ def _as_text(value: Any) -> str | None:
     if isinstance(value, int | float):
         return repr(value)
     return orjson.dumps(value).decode()
+
+
+def _within_caps(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:
+    """Rows whose run_id is longer than limits.MAX_NAME_CHARS are rejected (quarantined)."""
+    over = pl.col("run_id").str.len_chars() > MAX_NAME_CHARS
+    bad = typed.filter(over.fill_null(False))
+    rejected = [
+        RejectedRow(
+            r["source_line"], r["_raw"],
+            f"run_id: longer than {MAX_NAME_CHARS:,} characters ({len(r['run_id']):,})",
+        )
+        for r in bad.iter_rows(named=True)
+    ]  # fmt: skip
+    return (typed.filter(~over.fill_null(False)) if rejected else typed), rejected
 
 
 def _validated(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:

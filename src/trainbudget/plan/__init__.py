@@ -7,7 +7,7 @@ arguments); `load.py` reads and lands a plan file. Nothing here imports a gate, 
 """
 
 from trainbudget.plan.gates import Gates
-from trainbudget.plan.load import land_plan, load_plan, parse_plan
+from trainbudget.plan.load import land_plan, load_plan, newest_landed_plan, parse_plan
 from trainbudget.plan.sections import MainRun, Plan
 
-__all__ = ["Gates", "MainRun", "Plan", "land_plan", "load_plan", "parse_plan"]
+__all__ = ["Gates", "MainRun", "Plan", "land_plan", "load_plan", "newest_landed_plan", "parse_plan"]

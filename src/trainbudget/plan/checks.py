@@ -10,6 +10,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from trainbudget.limits import MAX_NAME_CHARS
 from trainbudget.plan.fields import Check, Invalid, Location
 
 
@@ -85,7 +86,8 @@ def text(
             raise Invalid(loc, f"string should have at least {min_length} {unit}, got {found!r}")
         if max_length is not None and len(value) > max_length:
             unit = "character" if max_length == 1 else "characters"
-            raise Invalid(loc, f"string should have at most {max_length} {unit}, got {found!r}")
+            shown = f"{found!r}" if len(value) <= 80 else f"{len(value):,} characters"
+            raise Invalid(loc, f"string should have at most {max_length:,} {unit}, got {shown}")
         if compiled is not None and compiled.fullmatch(value) is None:
             raise Invalid(loc, f"{pattern_message}, got {found!r}")
         return value
@@ -178,4 +180,4 @@ NON_NEGATIVE_INT = integer(ge=0)
 POSITIVE_DECIMAL = decimal(gt=0)
 NON_NEGATIVE_DECIMAL = decimal(ge=0)
 FRACTION_01 = decimal(gt=0, le=1)
-TEXT = text()
+TEXT = text(max_length=MAX_NAME_CHARS)  # a name that lands (pilots[].name, …): capped

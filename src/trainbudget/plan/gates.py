@@ -17,6 +17,7 @@ from trainbudget.plan.checks import (
     NON_NEGATIVE_DECIMAL,
     NON_NEGATIVE_INT,
     POSITIVE_INT,
+    TEXT,
     boolean,
     choice,
     decimal,
@@ -35,7 +36,7 @@ from trainbudget.plan.fields import (
 )
 
 _FINITE = decimal()
-_NAMES = list_of(text())
+_NAMES = list_of(TEXT)
 
 
 def _bounded(inner: Check) -> Check:

@@ -185,3 +185,11 @@ def land_plan(ledger: Ledger, path: str | Path, plan: Plan | None = None) -> Pla
             ledger.insert_rows("plans", [row])
             ledger.finish_source(source, 1)
     return plan
+
+
+def newest_landed_plan(ledger: Ledger) -> Plan | None:
+    """The newest landed plan; the plan's models load only if one is there."""
+    rows = ledger.query("reconcile/review/newest_plan")
+    if not rows:
+        return None
+    return Plan.from_json(rows[0][0])

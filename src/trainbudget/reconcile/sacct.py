@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from trainbudget.errors import InputError, naming
+from trainbudget.limits import MAX_NAME_CHARS
 from trainbudget.literal_paths import duckdb_path
 from trainbudget.quality.rules import SACCT_ROWS
 from trainbudget.reconcile.sacct_format import (
@@ -216,6 +217,7 @@ def normalize_stage(
         min_gpus=gpus.ge,
         max_gpus=gpus.le,
         min_elapsed=elapsed.ge,
+        max_text=MAX_NAME_CHARS,
         **split,
     )
     ledger.execute("reconcile/land/sacct_strings")

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.reliability.measured import Measured
+
+if TYPE_CHECKING:
+    from trainbudget.estimate.campaign import CampaignEstimate
+    from trainbudget.ledger import Ledger
+    from trainbudget.reconcile.review import Review
 
 HOUR = Decimal(3600)
 # forecast overhead line → the measured badput cause it is compared with (reconcile/goodput.py)
@@ -67,3 +72,21 @@ def forecast_audit(forecast: Mapping[str, Any], measured: Measured) -> list[dict
          "actual_over_forecast": None}
     )  # fmt: skip
     return rows
+
+
+def with_forecast_audit(
+    ledger: Ledger, campaign: str, planned: CampaignEstimate | None, result: Review
+) -> Review:
+    """The review with the forecast audited against what this campaign measured (seed 001)."""
+    if planned is None or planned.forecast is None:
+        return result
+    from dataclasses import replace
+
+    from trainbudget.estimate.forecast_lines import forecast_payload
+    from trainbudget.reliability.measured import latest
+
+    measured = latest(ledger, campaign)
+    if measured is None:
+        return result
+    rows = forecast_audit(forecast_payload(planned.forecast), measured)
+    return replace(result, forecast_audit=tuple(rows))

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainbudget.errors import InputError
-from trainbudget.gates.decision import PredictedGain
 from trainbudget.scaling.allocation import Allocation, allocate, compute_optimal
 from trainbudget.scaling.bootstrap import BootstrapFits, bootstrap_fits, percentile_interval
 from trainbudget.scaling.fit import HUBER_DELTA, PARAM_NAMES, FitResult, fit_scaling_law
 from trainbudget.scaling.gain import LossPrediction, predict_gain, predict_loss
 from trainbudget.scaling.load import Ablations
+from trainbudget.scaling.predicted import PredictedGain
 
 EXTRAPOLATION_WARN_FACTOR = 100.0
 

@@ -2,7 +2,7 @@
 
 Gain = baseline loss − predicted loss (positive = the run beats the baseline). Seed 004: the
 gain must exceed its uncertainty from small-scale variance. The uncertainty is the wider half
-of the gain's interval, the same rule `gates.decision.PredictedGain.uncertainty` applies, so
+of the gain's interval, the same rule `PredictedGain.uncertainty` (scaling/predicted.py) applies, so
 the gate reaches the same answer from these numbers: predict_gain returns the gate's type.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainbudget.estimate.exact import to_decimal
-from trainbudget.gates.decision import PredictedGain
 from trainbudget.scaling.bootstrap import BootstrapFits, percentile_interval
 from trainbudget.scaling.fit import PARAM_NAMES, ScalingParams
 from trainbudget.scaling.law import law_loss
+from trainbudget.scaling.predicted import PredictedGain
 
 
 @dataclass(frozen=True)

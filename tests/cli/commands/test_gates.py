@@ -250,3 +250,60 @@ def test_a_stop_rule_on_a_holdout_or_unknown_metric_exits_2(
     (line,) = result.stderr.strip().splitlines()
     line_no = len(PLAN.read_text().splitlines()) + 7  # the early_stop line
     assert f"{plan}:{line_no}: gates.stop_rules.early_stop: " in line and message in line
+
+
+def test_decide_without_a_plan_says_it_priced_the_clean_run_only(cli) -> None:
+    args = [*SEED_RUN, "--gain", "0.05", "--gain-uncertainty", "0.01", "--min-gain", "0.01"]
+    payload = cli("decide", *args, "--no-ledger", "--json").json()
+    assert payload["cost_basis"] == "clean-run"
+    assert "clean run only" in payload["cost_basis_sentence"]
+    screen = cli("decide", *args, "--no-ledger")
+    assert screen.code == 0, screen.stderr
+    assert "cost: priced the clean run only" in screen.stdout
+
+
+def test_decide_with_a_plan_weighs_the_cost_the_prelaunch_run_weighs(cli, tmp_path) -> None:
+    """One cost per decision (issue 23): the pre-launch run and `decide --plan` on the same
+    campaign weigh the gain against the same dollars, the campaign's total."""
+    from decimal import Decimal
+
+    import duckdb
+    import orjson
+
+    from trainbudget.demo_data import demo_inputs
+    from trainbudget.ledger import Ledger
+    from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
+
+    demo = demo_inputs()
+    ledger = tmp_path / "ledger.duckdb"
+    inputs = PrelaunchInputs(
+        plan=demo.plan, pilot_logs=demo.pilot_logs, gain=Decimal("0.2"),
+        gain_uncertainty=Decimal("0.05"), report_root=tmp_path / "reports",
+    )  # fmt: skip
+    with Ledger.open(ledger) as book:
+        run_prelaunch(inputs, book)
+    with duckdb.connect(str(ledger), read_only=True) as con:
+        (weighed,) = con.execute("SELECT inputs FROM decisions WHERE gate = 'decision'").fetchone()
+    prelaunch_cost = orjson.loads(weighed)["cost_usd"]
+    gain = ["--gain", "0.2", "--gain-uncertainty", "0.05", "--min-gain", "0"]
+    run = cli("decide", "--plan", str(demo.plan), *gain, "--ledger", str(ledger), "--json")
+    assert run.code == 0, run.stderr
+    payload = run.json()
+    assert payload["cost_basis"] == "campaign"
+    assert payload["cost_usd"] == pytest.approx(prelaunch_cost, rel=1e-12)
+    assert "campaign's total" in payload["cost_basis_sentence"]
+    # Without a ledger: the plan's own MFU rule, the cost `campaign --json` prices.
+    alone = cli("decide", "--plan", str(demo.plan), *gain, "--no-ledger", "--json").json()
+    priced = cli("campaign", str(demo.plan), "--json").json()
+    assert alone["cost_usd"] == pytest.approx(priced["compute_usd"], rel=1e-12)
+    assert alone["gpu_hours"] == pytest.approx(priced["planned_gpu_hours"], rel=1e-12)
+
+
+def test_decide_with_a_plan_refuses_run_flags(cli) -> None:
+    plan = str(Path(__file__).parents[3] / "src/trainbudget/demo_data/demo-1b.plan.yaml")
+    gain = ["--gain", "0.2", "--gain-uncertainty", "0.05", "--min-gain", "0"]
+    run = cli("decide", "--plan", plan, "--params", "7e9", *gain, "--no-ledger")
+    assert run.code == 2 and run.stdout == ""
+    assert "--params: the run is the plan's main run with --plan" in run.stderr
+    missing = cli("decide", *gain, "--no-ledger")
+    assert missing.code == 2 and "--params: required (or give --plan)" in missing.stderr

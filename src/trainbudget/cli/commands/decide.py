@@ -1,52 +1,64 @@
 """`trainbudget decide`: is a run's predicted gain worth its dollar cost? (seed 004)
 
-The run is priced by the estimator from the same options as `trainbudget estimate`; the gain
-is given directly (--gain with --gain-uncertainty or --gain-low/--gain-high) or read from a
-scaling fit's JSON (--fit, from `trainbudget fit --json`) against --baseline-loss. The verdict
-is recorded in the ledger's decisions table.
+The run is priced by the estimator from the same options as `trainbudget estimate` (the clean
+run alone), or with --plan as the pre-launch run prices it (the campaign's total with its
+forecast); the answer says which cost it weighed. The gain is given directly (--gain with
+--gain-uncertainty or --gain-low/--gain-high) or read from a scaling fit's JSON (--fit, from
+`trainbudget fit --json`) against --baseline-loss. The verdict is recorded in the ledger's
+decisions table. Parsing and rendering only: the weighing is gates/worth.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
     GpuOption,
-    GpusOption,
     GpuTflopsOption,
     JsonOption,
     LedgerOption,
     MfuOption,
     ModelClassOption,
     NoLedgerOption,
-    ParamsOption,
     PrecisionOption,
-    PriceOption,
-    TokensOption,
-    ledger_path,
     value_option,
 )
-from trainbudget.cli.output import emit, lazy, warn
+from trainbudget.cli.output import lazy, warn
 from trainbudget.errors import InputError
+
+# Without --plan the run is given by these; with it, by the plan's main run.
+_RUN_FLAGS = ("--params", "--tokens", "--gpus", "--price", "--gpu", "--gpu-tflops", "--mfu")
 
 
 def decide(
     ctx: typer.Context,
-    params: ParamsOption,
-    tokens: TokensOption,
-    gpus: GpusOption,
-    price: PriceOption,
     min_gain: Annotated[
         str,
         value_option(
             "--min-gain", "Smallest gain with a concrete benefit (same units as the gain).", "GAIN"
         ),
     ],
+    params: Annotated[
+        str | None, value_option("--params", "Parameter count N, e.g. 7e9.", "N")
+    ] = None,
+    tokens: Annotated[
+        str | None, value_option("--tokens", "Training tokens of the run, e.g. 1e11.", "TOKENS")
+    ] = None,
+    gpus: Annotated[str | None, value_option("--gpus", "Number of accelerators.", "COUNT")] = None,
+    price: Annotated[str | None, value_option("--price", "Dollars per GPU-hour.", "USD")] = None,
+    plan: Annotated[
+        Path | None,
+        typer.Option(
+            "--plan",
+            help="Weigh the campaign's cost, as the pre-launch run does (instead of --params…).",
+            metavar="PLAN",
+        ),
+    ] = None,
     gpu: GpuOption = None,
     gpu_tflops: GpuTflopsOption = None,
     precision: PrecisionOption = "bf16",
@@ -125,26 +137,20 @@ def decide(
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
     render_decision = lazy("trainbudget.cli.render.gates", "render_decision")
-    from trainbudget.cli.run_options import build_estimate
-    from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
-    from trainbudget.gates.decision import decide_run
+    from trainbudget.gates.worth import clean_run_cost, weigh_gain
 
-    estimate = build_estimate(
-        params=params,
-        tokens=tokens,
-        gpus=gpus,
-        price=price,
-        gpu=gpu,
-        gpu_tflops=gpu_tflops,
-        precision=precision,
-        mfu=mfu,
-        model_class=model_class,
-    )
-    predicted, law, baseline = _predicted_gain(
+    given = (params, tokens, gpus, price, gpu, gpu_tflops, mfu)
+    if plan is not None:
+        named = [flag for flag, value in zip(_RUN_FLAGS, given, strict=True) if value is not None]
+        if named:
+            raise InputError(f"{named[0]}: the run is the plan's main run with --plan; not both")
+    else:
+        for flag, value in zip(_RUN_FLAGS[:4], given[:4], strict=True):
+            if value is None:
+                raise InputError(f"{flag}: required (or give --plan)")
+    predicted, fitted, baseline = _predicted_gain(
         gain, gain_uncertainty, gain_low, gain_high, gain_source, fit, baseline_loss
     )
-    if law is not None:
-        _check_fit_scale(fit, law, baseline - predicted.value, estimate)
     proposals = [_competing(text) for text in competing or []]
     floor = parse.amount("--min-gain", min_gain)
     fraction = parse.amount("--shorter-fraction", shorter_fraction)
@@ -154,89 +160,61 @@ def decide(
     if teacher is not None and teacher <= 0:
         raise InputError(f"--teacher-params: must be positive, got {teacher_params}")
 
-    outcome = decide_run(estimate["dollar_cost"], predicted, floor, proposals)
-    shape = RunShape(
-        estimate["params"],
-        estimate["tokens"],
-        estimate["gpus"],
-        estimate["peak_flops_per_second"],
-        estimate["mfu"],
-        estimate["price_usd_per_gpu_hour"],
-    )
-    options = cheaper_alternatives(
-        shape,
-        shorter_fraction=fraction,
-        teacher_params=teacher,
-        competing=proposals,
-        law=law,
-        baseline_loss=baseline,
-    )
-    inputs = {**outcome.inputs, "estimate": estimate, "fit": str(fit) if fit else None}
-    details = {**outcome.details, "alternatives": [vars(a) for a in options]}
-    recorded = dataclasses.replace(outcome, inputs=inputs, details=details)
-    payload = {
-        "verdict": outcome.outcome,
-        "reason": outcome.reason,
-        "sentence": outcome.sentence,
-        "cost_usd": estimate["dollar_cost"],
-        "gpu_hours": estimate["gpu_hours"],
-        "wall_days": estimate["wall_days"],
-        "predicted_gain": {
-            "value": predicted.value,
-            "low": predicted.low,
-            "high": predicted.high,
-            "uncertainty": predicted.uncertainty,
-            "source": predicted.source,
-        },
-        "min_gain": floor,
-        "gain_per_1000_usd": outcome.details["gain_per_1000_usd"],
-        "gain_exceeds_uncertainty": outcome.details["gain_exceeds_uncertainty"],
-        "clears_min_gain": outcome.details["clears_min_gain"],
-        "blocks_better_work": outcome.details["blocks_better_work"],
-        "better_work": outcome.details["better_work"],
-        "alternatives": details["alternatives"],
-        "decision_id": None,
-    }
-    if no_ledger:
-        emit(payload, as_json, lambda console: render_decision(console, payload))
-        return
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
+    def weigh(book: Any) -> tuple[Any, dict[str, Any]]:
+        if plan is None:
+            from trainbudget.cli.run_options import build_estimate
 
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        payload["decision_id"] = record_decision(
-            book, recorded, campaign_id=campaign, run_id=run_id
-        )
-    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_decision(console, payload), committed=True)
+            estimate = build_estimate(
+                params=params, tokens=tokens, gpus=gpus, price=price, gpu=gpu,
+                gpu_tflops=gpu_tflops, precision=precision, mfu=mfu, model_class=model_class,
+            )  # fmt: skip
+            cost = clean_run_cost(estimate)
+        else:
+            from trainbudget.plan import load_plan
+            from trainbudget.prelaunch import weighed_cost
+
+            cost, estimate = weighed_cost(load_plan(plan), book)
+        if fitted is not None:
+            from trainbudget.scaling.fit_result import fit_scale_warning
+
+            message = fit_scale_warning(fitted, estimate["params"], estimate["tokens"])
+            if message:
+                warn(message)
+        return weigh_gain(
+            cost, estimate, predicted, floor, competing=proposals, shorter_fraction=fraction,
+            teacher_params=teacher, law=fitted.law if fitted else None, baseline_loss=baseline,
+            recorded_inputs={"fit": str(fit) if fit else None, "plan": str(plan) if plan else None},
+        )  # fmt: skip
+
+    campaign_id = campaign
+    if plan is not None and campaign_id is None:
+        from trainbudget.plan import load_plan
+
+        campaign_id = load_plan(plan).campaign
+    record_or_emit(
+        ctx, ledger, no_ledger=no_ledger, decide=weigh,
+        campaign_id=campaign_id, run_id=run_id,
+        as_json=as_json, render=render_decision, plan=plan,
+    )  # fmt: skip
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
-    """The PredictedGain from flags or from a fit's JSON; also the fitted law and baseline."""
+    """The PredictedGain from flags or from a fit's JSON; also the fit read and the baseline."""
     from trainbudget.gates.decision import PredictedGain
 
     if fit is not None:
+        from trainbudget.scaling.fit_result import read_fit_result
+
         if gain is not None:
             raise InputError("--gain: give either --gain or --fit, not both")
         base = parse.number("--baseline-loss", baseline_loss)
         if base is None:
             raise InputError("--baseline-loss: required with --fit (the loss the run must beat)")
-        data = _read_fit(fit)
-        interval = data.get("predicted_loss_interval")
-        if not isinstance(interval, list) or len(interval) != 2:
-            raise InputError(
-                f"{fit}: predicted_loss_interval: missing; run `trainbudget fit` with --bootstrap"
-            )
+        fitted = read_fit_result(fit)
         predicted = PredictedGain.from_loss(
-            base,
-            _number(fit, "predicted_loss", data.get("predicted_loss")),
-            (_number(fit, "predicted_loss_interval", v) for v in interval),
-            f"scaling fit {fit.name}",
+            base, fitted.predicted_loss, fitted.interval, f"scaling fit {fit.name}"
         )
-        law = data.get("params") if isinstance(data.get("params"), dict) else None
-        if law is not None and not {"E", "A", "B", "alpha", "beta"} <= law.keys():
-            law = None
-        return predicted, law, base
+        return predicted, fitted, base
     value = parse.number("--gain", gain)
     if value is None:
         raise InputError("--gain: required (or --fit with --baseline-loss)")
@@ -259,28 +237,6 @@ def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
     )
 
 
-def _read_fit(path: Path) -> dict[str, Any]:
-    import orjson
-
-    try:
-        data = orjson.loads(path.read_bytes())
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read fit result: {exc.strerror}") from None
-    except orjson.JSONDecodeError as exc:
-        raise InputError(f"{path}: not JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: a fit result must be a JSON object")
-    return data
-
-
-def _number(path: Path, key: str, value: Any):
-    from decimal import Decimal
-
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{path}: {key}: must be a number, got {value!r}")
-    return Decimal(repr(value))
-
-
 def _competing(text: str):
     from trainbudget.gates.decision import CompetingWork
 
@@ -292,16 +248,3 @@ def _competing(text: str):
     if cost_usd is None or cost_usd <= 0:
         raise InputError(f"--competing: cost must be positive dollars, got {cost!r} in {text!r}")
     return CompetingWork(name.strip(), parse.number("--competing gain", gain), cost_usd)
-
-
-def _check_fit_scale(fit: Path, law: dict[str, float], predicted_loss: Any, estimate: dict) -> None:
-    """Warn when the fit's predicted loss is not the law's loss at --params/--tokens: the fit
-    was then run for another target scale than the run being judged."""
-    from trainbudget.scaling.law import law_loss
-
-    at_run = law_loss(law, float(estimate["params"]), float(estimate["tokens"]))
-    if abs(at_run - float(predicted_loss)) > 1e-6 * max(abs(at_run), 1.0):
-        warn(
-            f"{fit}: predicted_loss {float(predicted_loss):.6g} is not the fitted law's loss at "
-            f"--params/--tokens ({at_run:.6g}); was the fit run for another target scale?"
-        )

@@ -221,8 +221,8 @@ def campaign(
 ) -> None:
     """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
     render_campaign = lazy("trainbudget.cli.render.estimate", "render_campaign")
-    from trainbudget.estimate.campaign import campaign_estimate
     from trainbudget.estimate.campaign_payload import campaign_payload
+    from trainbudget.estimate.mfu_rule import MfuChoice, estimate_campaign
     from trainbudget.plan import load_plan
 
     if mfu_from is not None:
@@ -243,12 +243,13 @@ def campaign(
             cluster=cluster,
         )
     curve = _ledger_mtbf(ledger_path(ctx, ledger), plan, cluster)
-    if measured is not None:
-        result = campaign_estimate(
-            plan, mfu=measured.mfu, mfu_source=measured.mfu_source, ledger_mtbf=curve
-        )
-    else:
-        result = campaign_estimate(plan, ledger_mtbf=curve)
+    # Measured: it re-derives the main run; else the plan prices itself (the rule's "plan").
+    choice = (
+        MfuChoice(None, "plan")
+        if measured is None
+        else MfuChoice(measured.mfu, measured.mfu_source)
+    )
+    result = estimate_campaign(plan, choice, curve)
     payload = campaign_payload(result)
     payload["mfu_from"] = None if measured is None else measured.to_payload()
     payload["warnings"] += [] if measured is None else measured.warnings

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
     JsonOption,
     LedgerOption,
@@ -21,7 +22,6 @@ from trainbudget.cli.options import (
     whole_option,
 )
 from trainbudget.cli.output import emit, lazy
-from trainbudget.errors import InputError
 
 
 def admit(
@@ -138,22 +138,22 @@ def admit(
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
     render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
-    from trainbudget.gates.admission import AdmissionRequest, admit_run, plan_budget, plan_limits
+    from trainbudget.gates.admission import (
+        AdmissionRequest,
+        admit_run,
+        check_request_words,
+        plan_limits,
+        requested_budget,
+    )
 
-    for flag, value, allowed in (
-        ("--workload", workload, ("experiment", "retraining")),
-        ("--priority", priority, ("normal", "high")),
-        ("--candidate", candidate, ("exploratory", "production")),
-    ):
-        if value not in allowed:
-            raise InputError(f"{flag}: must be one of {', '.join(allowed)}, got {value!r}")
+    check_request_words(workload=workload, priority=priority, candidate=candidate)
 
     loaded_plan = None
     if plan is not None:
         from trainbudget.plan import load_plan
 
         loaded_plan = load_plan(plan)
-    limits, budget = plan_limits(
+    limits, _ = plan_limits(
         loaded_plan,
         {
             "max_gpus": max_gpus,
@@ -169,13 +169,7 @@ def admit(
             "require_data_snapshot": require_data_snapshot or None,
         },
     )
-    given = parse.amount("--budget-gpu-hours", budget_gpu_hours)
-    if given is not None:
-        budget = given
-    elif loaded_plan is not None:
-        budget = plan_budget(loaded_plan)
-    if budget is None:
-        raise InputError("--budget-gpu-hours: required (or give --plan: its admission budget)")
+    budget = requested_budget(parse.amount("--budget-gpu-hours", budget_gpu_hours), loaded_plan)
     request = AdmissionRequest(
         estimated_gpu_hours=parse.amount("--estimated-gpu-hours", estimated_gpu_hours),
         budget_gpu_hours=budget,
@@ -203,22 +197,11 @@ def admit(
         "run_id": run_id,
         "decision_id": None,
     }
-    if no_ledger:
-        emit(payload, as_json, lambda console: render_admission(console, payload))
-        return
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
-
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        if plan is not None:
-            from trainbudget.plan import land_plan
-
-            land_plan(book, plan)
-        payload["decision_id"] = record_decision(
-            book, outcome, campaign_id=campaign_id, run_id=run_id
-        )
-    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_admission(console, payload), committed=True)
+    record_or_emit(
+        ctx, ledger, no_ledger=no_ledger, decide=lambda _: (outcome, payload),
+        campaign_id=campaign_id, run_id=run_id, as_json=as_json, render=render_admission,
+        plan=plan,
+    )  # fmt: skip
 
 
 def decisions(

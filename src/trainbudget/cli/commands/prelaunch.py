@@ -85,6 +85,14 @@ def prelaunch(
         int, whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1)
     ] = 200,
     seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
+    data_snapshot: Annotated[
+        str | None,
+        typer.Option(
+            "--data-snapshot",
+            help="The data snapshot the run trains on (checked against the plan's).",
+            metavar="SNAPSHOT",
+        ),
+    ] = None,
     report_root: Annotated[
         Path,
         typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),
@@ -115,6 +123,7 @@ def prelaunch(
         expected_interruptions=parse.amount("--expected-interruptions", expected_interruptions),
         bootstrap=bootstrap,
         seed=seed,
+        data_snapshot=data_snapshot,
         report_root=report_root,
     )
     with tempfile.TemporaryDirectory(prefix="trainbudget-prelaunch-") as tmp:

@@ -13,15 +13,15 @@ from typing import Annotated
 import typer
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
     JsonOption,
     LedgerOption,
     NoLedgerOption,
-    ledger_path,
     value_option,
     whole_option,
 )
-from trainbudget.cli.output import emit, lazy, warn
+from trainbudget.cli.output import lazy, warn
 from trainbudget.errors import InputError
 
 
@@ -101,7 +101,7 @@ def stop_rules(
         RunProgress,
         declare_stop_rules,
         evaluate_stop_rules,
-        planned_stop_rules,
+        plan_stop_rules,
     )
 
     histories = dict(_history(text) for text in metric or [])
@@ -109,10 +109,7 @@ def stop_rules(
         from trainbudget.plan import load_plan
 
         loaded = load_plan(plan)
-        section = loaded.gates.stop_rules if loaded.gates else None
-        if section is None:
-            raise InputError(f"{plan}: gates.stop_rules: the plan declares no stop rules")
-        rules = planned_stop_rules(section)
+        rules = plan_stop_rules(loaded, plan)
         campaign = campaign or loaded.campaign
     else:
         early = None
@@ -149,16 +146,10 @@ def stop_rules(
         "promotable": outcome.details["promotable"],
         "decision_id": None,
     }
-    if no_ledger:
-        emit(payload, as_json, lambda console: render_stop_rules(console, payload))
-        return
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.ledger import Ledger
-
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-        payload["decision_id"] = record_decision(book, outcome, campaign_id=campaign, run_id=run_id)
-    # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_stop_rules(console, payload), committed=True)
+    record_or_emit(
+        ctx, ledger, no_ledger=no_ledger, decide=lambda _: (outcome, payload),
+        campaign_id=campaign, run_id=run_id, as_json=as_json, render=render_stop_rules,
+    )  # fmt: skip
 
 
 def _history(text: str) -> tuple[str, list[str]]:

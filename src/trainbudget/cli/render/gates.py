@@ -67,6 +67,7 @@ def render_decision(console: Any, payload: dict[str, Any]) -> None:
     """The `decide` verdict and its cheaper alternatives, each priced by the estimator."""
     colour = {"run": "green", "defer": "yellow"}.get(payload["verdict"], "red")
     console.print(f"[bold {colour}]{payload['verdict'].upper()}[/] {escape(payload['sentence'])}")
+    console.print(f"cost: {escape(payload['cost_basis_sentence'])}", soft_wrap=True)
     table = Table(title="cheaper alternatives (priced by the estimator)")
     table.add_column("alternative", no_wrap=True)
     for column in ("GPU-hours", "cost", "gain", "gain per $1k"):

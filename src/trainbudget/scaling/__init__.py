@@ -1,0 +1,1 @@
+"""Scaling-law fit, bootstrap intervals and the predicted gain (DESIGN.md, "Layout")."""
