@@ -107,7 +107,7 @@ def _attach(con: duckdb.DuckDBPyConnection, location: TeamLocation, *, read_only
         reason = environment_reason(text)
         if reason or "connect" in lowered or "connection" in lowered:
             raise EnvironmentFailure(
-                f"ledger {location}: cannot reach the catalog ({text})"
+                f"ledger {location}: cannot reach the team ledger's catalog ({text})"
             ) from None
         raise InputError(f"ledger {location}: cannot open the team ledger ({text})") from None
 
