@@ -91,7 +91,10 @@ MAIN = "main:       {gpus: 8, hours: 120}"
 @pytest.mark.parametrize(
     ("args", "pattern"),
     [
-        (("--gpus", "1e30"), r"gpus: must be at most 10,000,000 \(sane bound\), got 1\.000E\+30"),
+        (
+            ("--gpus", "1e30"),
+            r"--gpus: must be at most 10,000,000 GPUs \(sane bound\), got 1\.000E\+30",
+        ),
         (("--tokens", "1e300"), r"params, tokens: gives 4\.200E\+310 FLOPs, beyond .*"),
         (("--params", "1e400"), r"--params: must be a number within 1e±300, got '1e400'"),
         (("--price", "1e290"), r"price: gives 9\.348E\+293 USD, beyond the sane bound .*"),
