@@ -27,8 +27,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 # One install covers the demo's extras too, so both stamps are touched.
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
+# The team extra pins DuckDB to the version of the DuckLake / postgres extension wheels, so
+# the team-ledger tests run offline (README, "The team ledger").
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) -e '.[dask,dev]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS)
+	$(PIP_INSTALL) -e '.[dask,dev,team]' '$(TORCH_SPEC)' $(TORCH_PIP_ARGS)
 	touch $(VENV)/.installed $@
 
 # Ends by printing the command that shows its runs in the Prefect UI ($(BIN)/trainbudget ui --demo).
@@ -49,8 +51,19 @@ system-deps:
 		&& apt-get install -y -q --no-install-recommends $(SLURM_PACKAGES) >/dev/null; \
 	else echo "note: not root, so not installing chromium and $(SLURM_PACKAGES)"; fi
 
+# A throwaway PostgreSQL on a Unix socket for the team-ledger tests (tools/test_postgres.sh:
+# apt-get install postgresql when missing and root; run as the postgres user), named to the
+# tests in TRAINBUDGET_TEST_PG and stopped when the tests end, whatever their outcome.
+# TRAINBUDGET_TEST_PG already set: that server is used and nothing is started.
+# PYTEST_ARGS (empty: the whole suite) picks tests, e.g. make test PYTEST_ARGS=tests/ledger.
+PYTEST_ARGS ?=
 test: system-deps $(VENV)/.installed-dev
-	$(BIN)/python -m pytest
+	@if [ -n "$$TRAINBUDGET_TEST_PG" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
+	pgdir="$$(mktemp -d /tmp/trainbudget-pg.XXXXXX)"; \
+	trap 'tools/test_postgres.sh stop "$$pgdir"' EXIT INT TERM; \
+	TRAINBUDGET_TEST_PG="$$(tools/test_postgres.sh start "$$pgdir")" || exit 1; \
+	export TRAINBUDGET_TEST_PG; \
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The quick lane: no browser, no Slurm, no Prefect server (tests marked slow or flows are left
 # out; `make test` runs everything). The layers contracts run in both (tests/test_layers.py).

@@ -39,8 +39,13 @@ def build_deployments(
     `timezone` replace a declared schedule's (the weekly review's)."""
     built = []
     for declared in declared_deployments():
+        # --cron / --timezone are the weekly review's; other schedules stay as declared.
+        weekly = declared["name"] == "weekly-review"
         schedules = [
-            Cron(cron or s["cron"], timezone=timezone or s.get("timezone", "UTC"))
+            Cron(
+                (weekly and cron) or s["cron"],
+                timezone=(weekly and timezone) or s.get("timezone", "UTC"),
+            )
             for s in declared.get("schedules") or []
         ]
         built.append(

@@ -1,10 +1,13 @@
 """The ledger's Prefect slot: flows that write the ledger take turns instead of failing "in use".
 
-A DuckDB file takes one writer at a time. Each ledger-writing flow holds the one slot of the
-global concurrency limit `trainbudget-ledger` for its whole run; a second run waits for it,
+A DuckDB file takes one writer at a time. Each ledger-writing flow on a file ledger holds the
+one slot of the global concurrency limit `trainbudget-ledger` for its whole run; a second run
+waits for it,
 shown in the UI as the running state "Waiting for ledger". `trainbudget serve` and the deploy
 files create the limit; a flow run creates it too when it is missing, so ad-hoc runs (the
-demo, a script) are covered.
+demo, a script) are covered. The team ledger (DuckLake) takes several writers at once, so a
+run on it holds no slot: runs of different campaigns and clusters go at once, and a run whose
+commit conflicts is retried whole (trainbudget.ledger.retry).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import contextvars
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
+from os import PathLike
 from uuid import UUID
 
 LEDGER_LIMIT = "trainbudget-ledger"
@@ -37,14 +41,20 @@ def ensure_ledger_limit() -> None:
 
 
 @contextmanager
-def ledger_slot() -> Iterator[None]:
-    """Hold the ledger's slot inside the block (also usable as a decorator on a flow).
+def ledger_slot(ledger: str | PathLike[str] | None = None) -> Iterator[None]:
+    """Hold the ledger's slot inside the block when `ledger` (None: $TRAINBUDGET_LEDGER, else
+    the default file) is a DuckDB file; for the team ledger, hold nothing.
 
     The slot is asked for once, with no client-side timeout: a timed-out request may still be
     granted by the server, and that lease, which nobody holds or releases, kept the slot taken
     (Prefect's acquisition service also logs each timeout as an ERROR). While the request waits,
     a watcher names the run's state "Waiting for ledger" once another run holds the slot.
     """
+    from trainbudget.ledger import TeamLocation, resolve_location
+
+    if isinstance(resolve_location(ledger), TeamLocation):
+        yield
+        return
     from prefect.concurrency.sync import concurrency
 
     ensure_ledger_limit()

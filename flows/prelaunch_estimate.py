@@ -18,6 +18,7 @@ from ledger_slot import ledger_slot
 from prefect_steps import PrefectSteps, task_runner
 from trainbudget import prelaunch
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.retry import retrying
 
 
 @flow(name=prelaunch.FLOW, task_runner=task_runner())
@@ -62,6 +63,12 @@ def prelaunch_estimate(
         data_snapshot=data_snapshot,
         report_root=report_root,
     )
-    with ledger_slot(), Ledger.open(ledger) as book:
-        _, summary = prelaunch.run_prelaunch(inputs, book, PrefectSteps())
+
+    def write() -> tuple:
+        # On the team ledger a conflicting commit runs the procedure again whole.
+        with Ledger.open(ledger) as book:
+            return prelaunch.run_prelaunch(inputs, book, PrefectSteps())
+
+    with ledger_slot(ledger):
+        _, summary = retrying(write, what="the pre-launch run's ledger writes")
     return finished(summary)

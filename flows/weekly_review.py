@@ -19,6 +19,7 @@ from ledger_slot import ledger_slot
 from prefect_steps import PrefectSteps
 from trainbudget import weekly
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.retry import retrying
 
 
 @flow(name=weekly.FLOW)
@@ -52,6 +53,12 @@ def weekly_review(
         live=live_sacct,
         report_root=report_root,
     )
-    with ledger_slot(), Ledger.open(ledger) as book:
-        _, summary = weekly.run_weekly(inputs, book, PrefectSteps())
+
+    def write() -> tuple:
+        # On the team ledger a conflicting commit runs the procedure again whole.
+        with Ledger.open(ledger) as book:
+            return weekly.run_weekly(inputs, book, PrefectSteps())
+
+    with ledger_slot(ledger):
+        _, summary = retrying(write, what="the weekly review's ledger writes")
     return finished(summary)

@@ -1,5 +1,7 @@
--- in: params $kind, $source_path, $source_sha256, $size_bytes, $landed_at, $parse_options
--- out: source_id
-INSERT INTO sources (kind, source_path, source_sha256, size_bytes, landed_at, parse_options)
-VALUES ($kind, $source_path, $source_sha256, $size_bytes, $landed_at, $parse_options)
-RETURNING source_id;
+-- in: params $source_id (Ledger.next_id('source_id_seq')), $kind, $source_path, $source_sha256,
+--     $size_bytes, $landed_at, $parse_options
+-- out: (the source's row)
+INSERT INTO sources (source_id, kind, source_path, source_sha256, size_bytes, landed_at,
+                     parse_options)
+VALUES ($source_id, $kind, $source_path, $source_sha256, $size_bytes, $landed_at,
+        $parse_options);

@@ -47,6 +47,11 @@ class LedgerBusyError(EnvironmentFailure):
     """The ledger file is locked by another process (after any wait): one line, exit code 1."""
 
 
+class LedgerConflict(EnvironmentFailure):
+    """A team-ledger commit conflicted with another writer's and was rolled back whole; the
+    run may be retried from the start (trainbudget.ledger.retry)."""
+
+
 def naming(exc: OSError, path: object) -> OSError:
     """`exc` with `path` as its file when the failing call did not say (a read() that hit EIO)."""
     if exc.filename is None:

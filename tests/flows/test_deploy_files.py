@@ -21,8 +21,11 @@ DEPLOY = REPO_ROOT / "deploy"
 def test_prefect_yaml_entrypoints_are_the_flows(weekly, prelaunch) -> None:
     document = yaml.safe_load((DEPLOY / "prefect.yaml").read_text(encoding="utf-8"))
     by_name = {d["name"]: d for d in document["deployments"]}
-    assert set(by_name) == {"prelaunch-estimate", "weekly-review"}
-    modules = {"prelaunch_estimate": prelaunch, "weekly_review": weekly}
+    assert set(by_name) == {"prelaunch-estimate", "weekly-review", "ledger-maintain"}
+    from trainbudget.cli.flows import load_flow_module
+
+    modules = {"prelaunch_estimate": prelaunch, "weekly_review": weekly,
+               "ledger_maintain": load_flow_module("ledger_maintain")}  # fmt: skip
     for name, deployment in by_name.items():
         path, function = deployment["entrypoint"].split(":")
         assert (DEPLOY.parent / path).is_file()
@@ -33,6 +36,8 @@ def test_prefect_yaml_entrypoints_are_the_flows(weekly, prelaunch) -> None:
     (schedule,) = by_name["weekly-review"]["schedules"]
     assert schedule["cron"] == "0 6 * * 1"  # Monday 06:00
     ZoneInfo(schedule["timezone"])  # a real IANA zone
+    (upkeep,) = by_name["ledger-maintain"]["schedules"]
+    assert upkeep["cron"] == "0 3 * * 0"  # Sunday 03:00, away from the Monday review
 
 
 def test_compose_runs_server_on_postgres_and_a_worker() -> None:

@@ -89,7 +89,7 @@ WITH split AS (
                 WHEN el.s <> '' THEN
                     coalesce(TRY_CAST(nullif(el.d, '') AS BIGINT), 0) * 86400
                     + coalesce(TRY_CAST(nullif(el.h, '') AS BIGINT), 0) * 3600
-                    + CAST(el.m AS BIGINT) * 60 + CAST(el.s AS BIGINT)
+                    + TRY_CAST(el.m AS BIGINT) * 60 + TRY_CAST(el.s AS BIGINT)
            END AS elapsed_s
     FROM typed t
 ), instants AS (

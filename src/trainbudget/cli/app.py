@@ -8,10 +8,14 @@ traceback, unless the global `--debug` flag asks for one (then the exception is 
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -35,7 +39,8 @@ from trainbudget.cli.commands import ui as ui_commands
 from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
 from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
-from trainbudget.cli.options import LedgerOption, WaitOption, apply_wait
+from trainbudget.cli.options import LedgerDataOption, LedgerOption, WaitOption, apply_wait
+from trainbudget.ledger.retry import retrying
 
 install_coercion()
 app = typer.Typer(
@@ -60,6 +65,7 @@ def _print_version(value: bool) -> None:
 def _global_options(
     ctx: typer.Context,
     ledger: LedgerOption = None,
+    ledger_data: LedgerDataOption = None,
     wait: WaitOption = None,
     version: Annotated[
         bool,
@@ -73,6 +79,10 @@ def _global_options(
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
     ctx.obj = {"ledger": ledger, "debug": debug}
     apply_wait(wait)
+    if ledger_data is not None:
+        from trainbudget.ledger.location import set_default_data_path
+
+        set_default_data_path(ledger_data)
     _STATE["debug"] = debug
 
 
@@ -98,7 +108,7 @@ app.add_typer(ledger_commands.app, name="ledger")
 apply_conventions(app)
 
 # The global options that take a value (the app callback's), skipped to find the command.
-_GLOBAL_VALUED = ("--ledger", "--wait")
+_GLOBAL_VALUED = ("--ledger", "--ledger-data", "--wait")
 
 
 def _invoked_command(argv: list[str]) -> str | None:
@@ -133,6 +143,52 @@ def _only_command(name: str | None) -> Iterator[None]:
 _STATE: dict[str, bool] = {"debug": False}
 
 
+def _run(argv: list[str] | None) -> object:
+    args = sys.argv[1:] if argv is None else argv
+    if not _names_team_ledger(args) or _invoked_command(args) in _LONG_RUNNING:
+        with _only_command(_invoked_command(args)):
+            return app(args=argv, prog_name="trainbudget", standalone_mode=False)
+    # On the team ledger a run's commit can conflict after its output is ready: stdout is
+    # held until the command returns (after its commit) and dropped when it is retried.
+    # Spooled: a million jobs' JSON (hundreds of MB) goes to a temporary file, not memory.
+    spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115 (closed below)
+    real, held = sys.stdout, io.TextIOWrapper(spool, encoding="utf-8", newline="")
+    sys.stdout = held
+    try:
+        with _only_command(_invoked_command(args)):
+            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+    except typer.Exit:
+        _release(held, real)
+        raise
+    finally:
+        sys.stdout = real
+    _release(held, real)
+    return result
+
+
+def _release(held: io.TextIOWrapper, real: Any) -> None:
+    """Write the held output to the real stdout."""
+    held.flush()
+    real.flush()
+    held.buffer.seek(0)
+    shutil.copyfileobj(held.buffer, real.buffer, 1 << 20)
+    held.close()
+
+
+# Commands that run until stopped and write no run transaction of their own: never held.
+_LONG_RUNNING = {"serve", "ui", "demo"}
+
+
+def _names_team_ledger(args: list[str]) -> bool:
+    """Whether the command runs on the team ledger (--ledger or $TRAINBUDGET_LEDGER)."""
+    from trainbudget.ledger.location import LEDGER_ENV, TEAM_PREFIX
+
+    named = [a.split("=", 1)[1] if a.startswith("--ledger=") else a for a in args]
+    return any(a.startswith(TEAM_PREFIX) for a in named) or os.environ.get(
+        LEDGER_ENV, ""
+    ).startswith(TEAM_PREFIX)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code: 0 success, 2 bad input or usage, 1 environment.
 
@@ -141,8 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     """
     _STATE["debug"] = False
     try:
-        with _only_command(_invoked_command(sys.argv[1:] if argv is None else argv)):
-            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
+        # On the team ledger a commit that conflicts with another run's is rolled back
+        # whole; the command then runs again from the start (nothing was printed yet).
+        result = retrying(lambda: _run(argv), what="the command")
         sys.stdout.flush()  # a full disk or closed pipe on stdout is an error of this run
     except typer.Exit as exc:
         return exc.exit_code

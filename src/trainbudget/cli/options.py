@@ -142,8 +142,19 @@ LedgerOption = Annotated[
     str | None,  # text, not a Path: `s3://x` must reach the location check with both slashes
     typer.Option(
         "--ledger",
-        help="DuckDB ledger file (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
-        metavar="FILE",
+        help="DuckDB ledger file, or the team ledger 'ducklake:postgres:<libpq connection "
+        "string>' (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
+        metavar="FILE|DUCKLAKE",
+        show_default=False,
+    ),
+]
+LedgerDataOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ledger-data",
+        help="The team ledger's Parquet folder, needed to create it (default: "
+        "$TRAINBUDGET_LEDGER_DATA; the catalog keeps it after that).",
+        metavar="DIR",
         show_default=False,
     ),
 ]

@@ -251,13 +251,12 @@ def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[dict[
     """What the ledger could supply instead of a class-default MFU: one dict per measurement,
     with `mfu_from` (calibrated, pilot, trace) and what selects and describes it;
     LedgerBusyError while another process holds the ledger."""
-    from trainbudget.ledger import resolve_ledger_path
+    from trainbudget.ledger import ledger_exists
 
-    resolved = resolve_ledger_path(ledger_file)
-    if not resolved.is_file():
+    if not ledger_exists(ledger_file):
         return []
     found: list[dict[str, Any]] = []
-    with open_existing(resolved) as ledger:
+    with open_existing(ledger_file) as ledger:
         for row in ledger.records("estimate/calibrated_mfu", work_class=work_class, cluster=None):
             found.append(
                 {

@@ -40,7 +40,19 @@ def land_run_estimate(
     if not run_id.strip():
         raise InputError("run_id: must not be empty")
     inputs = {k: v for k, v in payload.items() if k not in _OUTPUT_KEYS and k != "memory"}
-    row = {
+    with ledger.transaction():
+        estimate_id = ledger.next_id("estimate_id_seq")
+        ledger.insert_rows(
+            "run_estimates",
+            [{"estimate_id": estimate_id, **_row(run_id, campaign, payload, inputs)}],
+        )
+    return estimate_id
+
+
+def _row(
+    run_id: str, campaign: str | None, payload: dict[str, Any], inputs: dict[str, Any]
+) -> dict[str, Any]:
+    return {
         "run_id": run_id,
         "campaign": campaign,
         "method": payload["method"],
@@ -58,10 +70,6 @@ def land_run_estimate(
         "outputs_json": _text(payload, _OUTPUT_KEYS),
         "estimated_at": datetime.now(UTC),
     }
-    with ledger.transaction():
-        ledger.insert_rows("run_estimates", [row])
-        (estimate_id,) = ledger.con.execute("SELECT currval('estimate_id_seq')").fetchone()
-    return int(estimate_id)
 
 
 def record_estimate(ledger_file: Path | None, run_id: str, payload: dict[str, Any]) -> Path:

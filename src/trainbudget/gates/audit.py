@@ -42,8 +42,11 @@ def record_decision(
         earlier = ledger.query("gates/find_decision", decision_key=key)
         if earlier:
             return int(earlier[0][0])
-        ((decision_id,),) = ledger.query(
+        ledger.claim("decision", key)  # two runs deciding the same at once: one is retried
+        decision_id = ledger.next_id("decision_id_seq")
+        ledger.execute(
             "gates/insert_decision",
+            decision_id=decision_id,
             decided_at=decided_at or datetime.now(UTC),
             gate=outcome.gate,
             campaign_id=campaign_id,

@@ -7,6 +7,7 @@ EnvironmentFailure).
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from pathlib import Path
 
@@ -81,7 +82,9 @@ def _connect_once(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(duckdb_file_name(path), read_only=read_only, config=_CONFIG)
     except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
+        # "Could not set lock on file … Conflicting lock is held"; not "block", which DuckDB
+        # 1.5's checksum errors on a damaged file name.
+        if re.search(r"\block\b", str(exc).lower()) and not damage_reason(str(exc)):
             raise LedgerBusyError(f"ledger {path} is in use by another process") from None
         if damage_reason(str(exc)):
             raise damaged_ledger(path, damage_reason(str(exc))) from None

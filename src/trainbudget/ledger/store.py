@@ -9,79 +9,49 @@ are sql/schema/NNN_name.sql.
 
 from __future__ import annotations
 
-import hashlib
-import json
+import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from trainbudget.errors import InputError
+from trainbudget.ledger import team
 from trainbudget.ledger.file import connect as _connect
 from trainbudget.ledger.file import missing_folders as _missing_folders
 from trainbudget.ledger.file import remove_created as _remove_created
+from trainbudget.ledger.location import TeamLocation, resolve_location
+from trainbudget.ledger.sources import Source, SourceLanding, _now, sha256_of, source_options
 from trainbudget.ledger.sql_files import load_sql, migrations
-from trainbudget.ledger_location import classify_ledger_location, damage_reported
+from trainbudget.ledger_location import damage_reported
 from trainbudget.permissions import hold_private_umask
 
-DEFAULT_LEDGER = "trainbudget.duckdb"
-LEDGER_ENV = "TRAINBUDGET_LEDGER"
+# SQL that means something only to the DuckDB file: on the team ledger CHECKPOINT would run
+# DuckLake's whole maintenance (`trainbudget ledger maintain` does that, on a schedule).
+_FILE_ONLY = {"ledger/checkpoint"}
+# How often a team ledger's first open re-reads the schema when another process migrates it.
+_MIGRATE_TRIES = 5
 
 
 def resolve_ledger_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """Ledger location: the --ledger option, else $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb.
-
-    InputError for a location that is no local path (ledger_location.classify_ledger_location).
-    """
-    location = option or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER
-    if classify_ledger_location(location) == "team":
-        raise InputError(
-            f"ledger {os.fspath(location)}: the team ledger (DuckLake) is not available in "
-            "this build; give a ledger file"
-        )
-    return Path(location)
+    """Ledger location as a path: the --ledger option, else $TRAINBUDGET_LEDGER, else
+    ./trainbudget.duckdb. For the team ledger, its data folder (or the location's text):
+    things a run writes beside the ledger (live sacct output) go next to it. InputError for
+    a location that is no local path and no team ledger (classify_ledger_location)."""
+    location = resolve_location(option)
+    if isinstance(location, TeamLocation):
+        return Path(location.data_path or ".") / "ledger"
+    return location
 
 
-def sha256_of(path: Path) -> str:
-    """Hex sha256 of a file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def source_options(options: Mapping[str, Any] | None) -> str:
-    """The parse options of a source as canonical JSON (sorted keys; '' when there are none)."""
-    if not options:
-        return ""
-    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"), default=str)
-
-
-@dataclass(frozen=True)
-class Source:
-    """An input file being landed: the provenance every row from it carries."""
-
-    source_id: int
-    kind: str
-    source_path: str
-    source_sha256: str
-    landed_at: datetime
-
-    def provenance(self, line: int | None) -> dict[str, Any]:
-        """The provenance columns of one landed row (line = 1-based line or record number)."""
-        return {
-            "source_id": self.source_id,
-            "source_path": self.source_path,
-            "source_line": line,
-            "source_sha256": self.source_sha256,
-            "landed_at": self.landed_at,
-        }
+def ledger_exists(option: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the ledger --ledger names is there to read: the file exists, or it is the team
+    ledger (its catalog is checked when it is opened)."""
+    location = resolve_location(option)
+    return isinstance(location, TeamLocation) or location.is_file()
 
 
 # Seconds a writer waits for a ledger another process holds before "in use" (CLI: --wait).
@@ -95,15 +65,27 @@ def set_default_wait(seconds: float) -> None:
     _WAIT["seconds"] = float(seconds)
 
 
-class Ledger:
-    """An open ledger file. Use `Ledger.open(path)`; close it, or use it as a context manager."""
+class Ledger(SourceLanding):
+    """An open ledger: the DuckDB file, or the team ledger (DuckLake on PostgreSQL). Use
+    `Ledger.open(location)`; close it, or use it as a context manager."""
 
-    def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection) -> None:
+    def __init__(
+        self,
+        path: Path,
+        connection: duckdb.DuckDBPyConnection,
+        location: TeamLocation | None = None,
+    ) -> None:
         self.path = path
         self.con = connection
+        self.team = location  # None for the DuckDB file
         self._in_transaction = False
         self._created: list[Path] = []  # what Ledger.open created: the file, then new folders
         self._release_umask: Callable[[], None] = _nothing  # Ledger.open's, until close()
+
+    @property
+    def location(self) -> str:
+        """Where the ledger is, for messages: the file's path, or `ducklake:postgres:...`."""
+        return str(self.team) if self.team else str(self.path)
 
     @classmethod
     def open(
@@ -119,7 +101,10 @@ class Ledger:
         A ledger this call creates is removed again, with the folders it made, if opening it
         fails or the `with` block using it raises: a failed run leaves no empty ledger behind.
         """
-        resolved = resolve_ledger_path(path)
+        location = resolve_location(path)
+        if isinstance(location, TeamLocation):
+            return cls._open_team(location, migrate=migrate, read_only=False)
+        resolved = location
         # The ledger and its WAL hold users and accounts: 0600 while open, umask restored on close.
         release_umask = hold_private_umask()
         created = [] if resolved.exists() else [resolved, *_missing_folders(resolved.parent)]
@@ -149,7 +134,10 @@ class Ledger:
         a ledger whose schema is behind this version is migrated first (the file exists, so
         nothing is created), as `Ledger.open` would.
         """
-        resolved = resolve_ledger_path(path)
+        location = resolve_location(path)
+        if isinstance(location, TeamLocation):
+            return cls._open_team(location, migrate=True, read_only=False)
+        resolved = location
         if not resolved.is_file():
             raise InputError(
                 f"ledger: no ledger at {resolved} (`trainbudget ledger init` creates one)"
@@ -167,6 +155,29 @@ class Ledger:
             ledger = cls.open(resolved)
         return ledger
 
+    @classmethod
+    def _open_team(cls, location: TeamLocation, *, migrate: bool, read_only: bool) -> Ledger:
+        release_umask = hold_private_umask()  # the Parquet files hold users and accounts too
+        try:
+            con = team.connect(location, read_only=read_only)
+        except BaseException:
+            release_umask()
+            raise
+        ledger = cls(resolve_ledger_path(location), con, location)
+        ledger._release_umask = release_umask
+        try:
+            if migrate:
+                ledger.migrate()
+        except BaseException:
+            ledger.close()
+            raise
+        return ledger
+
+    @property
+    def is_team(self) -> bool:
+        """Whether this is the team ledger (DuckLake), where several writers commit at once."""
+        return self.team is not None
+
     def __enter__(self) -> Ledger:
         return self
 
@@ -182,30 +193,51 @@ class Ledger:
     # --- schema -------------------------------------------------------------------------
 
     def applied_versions(self) -> list[int]:
-        self.con.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version ("
-            "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)"
-        )
+        if not self._has_schema_version():
+            with self.transaction():
+                self._ddl(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                    "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
+                )
+                if self.is_team:
+                    team.ensure_claims_schema(self.con)
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def existing_versions(self) -> list[int]:
         """The applied schema versions, without creating anything (for read-only ledgers)."""
-        found = self.con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version'"
-        ).fetchone()[0]
-        if not found:
-            raise InputError(f"ledger {self.path}: a DuckDB file, but not a trainbudget ledger")
+        if not self._has_schema_version():
+            raise InputError(f"ledger {self.location}: a DuckDB file, but not a trainbudget ledger")
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
+    def _has_schema_version(self) -> bool:
+        return bool(
+            self.con.execute(
+                "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version' "
+                "AND database_name = current_database() AND schema_name = 'main'"
+            ).fetchone()[0]
+        )
+
     def migrate(self) -> list[int]:
-        """Apply pending migrations, each in its own transaction; return the versions applied."""
+        """Apply pending migrations, each in its own transaction; return the versions applied.
+
+        On the team ledger two first opens may migrate at once: the one whose commit
+        conflicts reads the schema again and goes on from there."""
+        for attempt in range(_MIGRATE_TRIES):
+            try:
+                return self._migrate_once()
+            except team.LedgerConflict:
+                if attempt == _MIGRATE_TRIES - 1:
+                    raise
+        return []
+
+    def _migrate_once(self) -> list[int]:
         done = set(self.applied_versions())
         applied = []
         for version, name, sql in migrations():
             if version in done:
                 continue
             with self.transaction():
-                self.con.execute(sql)
+                self._ddl(sql)
                 self.con.execute(
                     "INSERT INTO schema_version VALUES ($version, $name, $applied_at)",
                     {"version": version, "name": name, "applied_at": _now()},
@@ -213,10 +245,38 @@ class Ledger:
             applied.append(version)
         return applied
 
+    def _ddl(self, sql: str) -> None:
+        """Run a migration's DDL: as written on the file; on the team ledger without the keys,
+        indexes and sequences DuckLake lacks (team.team_ddl), its sequences in PostgreSQL."""
+        if not self.is_team:
+            self.con.execute(sql)
+            return
+        text, sequences = team.team_ddl(sql)
+        team.create_sequences(self.con, sequences)
+        if text.strip(" ;\n"):
+            self.con.execute(text)
+
+    def next_id(self, sequence: str) -> int:
+        """The next id of `sequence` (e.g. 'source_id_seq'): DuckDB's sequence in the file,
+        a PostgreSQL sequence for the team ledger. Ids are unique, not gap-free."""
+        if self.is_team:
+            return team.next_id(self.con, sequence)
+        (value,) = self.con.execute("SELECT nextval($s)", {"s": sequence}).fetchone()
+        return int(value)
+
+    def claim(self, kind: str, key: str) -> None:
+        """Inside the run's transaction, claim the landing of `key` (a content hash) of `kind`:
+        on the team ledger a second run claiming it before this one commits conflicts and is
+        retried, and then finds it landed. The file ledger has one writer: nothing to do."""
+        if self.is_team:
+            team.claim(self.con, f"{kind}:{key}")
+
     # --- running SQL by name ------------------------------------------------------------
 
     def execute(self, name: str, **params: Any) -> duckdb.DuckDBPyConnection:
         """Run sql/<name>.sql with named parameters ($name in the SQL)."""
+        if self.is_team and name in _FILE_ONLY:
+            return self.con
         return self.con.execute(load_sql(name), params or None)
 
     def query(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
@@ -262,7 +322,11 @@ class Ledger:
 
     def _check_table(self, table: str) -> None:
         known = {
-            r[0] for r in self.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+            r[0]
+            for r in self.con.execute(
+                "SELECT table_name FROM duckdb_tables() "
+                "WHERE database_name IN (current_database(), 'temp')"
+            ).fetchall()
         }
         if table not in known:
             raise KeyError(f"ledger has no table {table!r}")
@@ -288,75 +352,22 @@ class Ledger:
             self.con.execute("ROLLBACK")
             raise
         else:
-            self.con.execute("COMMIT")
+            self._commit()
         finally:
             self._in_transaction = False
 
-    def begin_source(
-        self,
-        path: str | os.PathLike[str],
-        kind: str,
-        *,
-        sha256: str | None = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> Source | None:
-        """Register an input file for landing; None if it was landed before.
-
-        A source is its kind, its content hash and `options`, the parse options that change
-        its rows (e.g. the sacct delimiter): the same bytes with other options are another
-        source. `sha256` is the digest of the bytes the caller read, when it already hashed
-        them (hashed here otherwise). A source whose every row was rejected is not landed:
-        landing it again replaces its quarantine rows. Call inside `transaction()` so the
-        source row and its data rows land together.
-        """
-        file_path = Path(path)
-        digest = sha256 or sha256_of(file_path)
-        identity = source_options(options)
-        found = self.query(
-            "ledger/find_source", kind=kind, source_sha256=digest, parse_options=identity
-        )
-        if found and found[0][3] != "rejected":
-            return None
-        landed_at = _now()
-        now = {"source_path": str(file_path), "size_bytes": file_path.stat().st_size,
-               "landed_at": landed_at}  # fmt: skip
-        if found:
-            source_id = found[0][0]
-            self.execute("ledger/drop_quarantine", source_id=source_id)
-            self.execute("ledger/reuse_source", source_id=source_id, **now)
-        else:
-            ((source_id,),) = self.query(
-                "ledger/insert_source", kind=kind, source_sha256=digest, parse_options=identity,
-                **now,
-            )  # fmt: skip
-        return Source(source_id, kind, str(file_path), digest, landed_at)
-
-    def finish_source(self, source: Source, rows_landed: int) -> None:
-        """Record how many rows a source landed (quarantined rows are counted from the table);
-        with none landed its status is 'rejected': it is not landed."""
-        self.execute(
-            "ledger/count_source_rows", source_id=source.source_id, rows_landed=rows_landed
-        )
-
-    def quarantine_rows(
-        self, source: Source, rejected: Sequence[tuple[int | None, str | None, str]]
-    ) -> None:
-        """Keep rejected rows, (line, raw text, reason) each, in one insert."""
-        now = _now()
-        self.insert_rows(
-            "quarantine",
-            [
-                {
-                    "source_id": source.source_id,
-                    "source_path": source.source_path,
-                    "source_line": line,
-                    "raw": raw,
-                    "reason": reason,
-                    "quarantined_at": now,
-                }
-                for line, raw, reason in rejected
-            ],
-        )
+    def _commit(self) -> None:
+        try:
+            self.con.execute("COMMIT")
+        except duckdb.Error as exc:
+            if self.is_team and team.is_conflict(exc):
+                with contextlib.suppress(duckdb.Error):
+                    self.con.execute("ROLLBACK")
+                raise team.LedgerConflict(
+                    f"ledger {self.location}: another run committed a conflicting change "
+                    f"({str(exc).strip().splitlines()[0]})"
+                ) from None
+            raise
 
     def table_counts(self) -> list[tuple[str, int]]:
         """(table, exact row count) for every table in the ledger, each table read whole (its
@@ -370,9 +381,16 @@ class Ledger:
             ]
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _nothing() -> None:
     pass
+
+
+__all__ = [
+    "Ledger",
+    "Source",
+    "ledger_exists",
+    "resolve_ledger_path",
+    "set_default_wait",
+    "sha256_of",
+    "source_options",
+]

@@ -20,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from trainbudget.errors import InputError
-from trainbudget.ledger import Ledger, migrations
+from trainbudget.ledger import team
+from trainbudget.ledger.location import TeamLocation, resolve_location
+from trainbudget.ledger.sql_files import migrations
+from trainbudget.ledger.store import Ledger
 from trainbudget.literal_paths import duckdb_path
 
 MANIFEST = "ledger-export.json"
@@ -31,6 +34,13 @@ _WEEK_COLUMNS = (
     "computed_at", "estimated_at", "analyzed_at", "fitted_at", "chosen_at", "quarantined_at",
 )  # fmt: skip
 _NOT_EXPORTED = {"schema_version"}  # rebuilt by the migrations on import
+# The id columns drawn from a sequence (Ledger.next_id): moved past the imported ids.
+ID_SEQUENCES = {
+    ("sources", "source_id"): "source_id_seq",
+    ("run_estimates", "estimate_id"): "estimate_id_seq",
+    ("decisions", "decision_id"): "decision_id_seq",
+    ("scaling_fits", "fit_id"): "scaling_fit_id_seq",
+}
 
 
 @dataclass(frozen=True)
@@ -79,18 +89,22 @@ def export_ledger(book: Ledger, folder: Path) -> ExportResult:
 
 
 def import_ledger(
-    folder: Path, ledger_path: Path, before_commit: Callable[[ExportResult], None] | None = None
+    folder: Path,
+    ledger_path: Path | str | TeamLocation | None,
+    before_commit: Callable[[ExportResult], None] | None = None,
 ) -> ExportResult:
-    """Build the new ledger `ledger_path` from an export folder, in one transaction.
+    """Build the new ledger `ledger_path` (a file, or an empty team ledger) from an export
+    folder, in one transaction.
 
     Columns a later migration added are left empty when the export predates them;
     `before_commit` (e.g. printing the result) runs inside the transaction.
     """
     folder = Path(folder)
     manifest = _read_manifest(folder)
-    if Path(ledger_path).exists():
+    location = resolve_location(ledger_path)
+    if not isinstance(location, TeamLocation) and location.exists():
         raise InputError(
-            f"ledger {ledger_path}: already exists; import into a new ledger file "
+            f"ledger {location}: already exists; import into a new ledger file "
             "(the import must not mix two histories)"
         )
     known = max(version for version, _, _ in migrations())
@@ -100,8 +114,15 @@ def import_ledger(
             f"this trainbudget's ({known}); upgrade trainbudget to import it"
         )
     tables = [TableExport(**t) for t in manifest["tables"]]
-    with Ledger.open(ledger_path) as book, duckdb_path(folder) as plain:
+    with Ledger.open(location) as book, duckdb_path(folder) as plain:
         columns = _table_columns(book)
+        if book.is_team and any(
+            rows for table, rows in book.table_counts() if table not in _NOT_EXPORTED
+        ):
+            raise InputError(
+                f"ledger {book.location}: already holds rows; import into a new, empty team "
+                "ledger (the import must not mix two histories)"
+            )
         with book.transaction():
             for table in tables:
                 if table.table not in columns:
@@ -110,7 +131,7 @@ def import_ledger(
                     )
                 _import_table(book, table, columns[table.table], Path(plain) / table.table)
             _advance_sequences(book, columns)
-            result = ExportResult(Path(ledger_path), manifest["schema_version"], tables)
+            result = ExportResult(Path(book.location), manifest["schema_version"], tables)
             if before_commit is not None:
                 before_commit(result)
     return result
@@ -192,22 +213,24 @@ def _import_table(
 
 
 def _advance_sequences(book: Ledger, columns: dict[str, list[tuple[str, str, str | None]]]) -> None:
-    """Move each id sequence of the new ledger past the imported ids (DuckDB has no setval)."""
-    used = dict(book.query("ledger/transfer/sequences"))
-    for table, cols in columns.items():
-        for name, _, default in cols:
-            if not default or not default.startswith("nextval("):
-                continue
-            sequence = default.split("'")[1]
-            (highest,) = book.con.execute(
-                f'SELECT coalesce(max("{name}"), 0) FROM "{table}"'
-            ).fetchone()
-            behind = int(highest) - int(used.get(sequence) or 0)
-            if behind > 0:
-                book.con.execute(
-                    f"SELECT max(nextval({_sql_string(sequence)})) FROM range($n)", {"n": behind}
-                )
-                used[sequence] = highest
+    """Move each id sequence of the new ledger past the imported ids (DuckDB has no setval;
+    the team ledger's sequences are PostgreSQL's, drawn until past them the same way)."""
+    for (table, name), sequence in ID_SEQUENCES.items():
+        if table not in columns:
+            continue
+        (highest,) = book.con.execute(
+            f'SELECT coalesce(max("{name}"), 0) FROM "{table}"'
+        ).fetchone()
+        if book.is_team:
+            if int(highest) > 0:
+                team.advance_sequence(book.con, sequence, int(highest))
+            continue
+        used = dict(book.query("ledger/transfer/sequences"))
+        behind = int(highest) - int(used.get(sequence) or 0)
+        if behind > 0:
+            book.con.execute(
+                f"SELECT max(nextval({_sql_string(sequence)})) FROM range($n)", {"n": behind}
+            )
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:

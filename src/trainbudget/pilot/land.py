@@ -167,6 +167,7 @@ def land_summary(
     """Store the summary and its buckets unless this exact analysis is already there."""
     if ledger.query("pilot/find_analysis", analysis_key=key):
         return False
+    ledger.claim("pilot-analysis", key)
     payload = summary.to_payload()
     checkpoint = summary.checkpoint
     used = [log for log in logs if log.duplicate_of is None]

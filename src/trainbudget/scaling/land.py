@@ -45,7 +45,8 @@ def land_analysis(
         earlier = ledger.query("scaling/find_fit", fit_key=fit_key)
         if earlier:
             return int(earlier[0][0]), False
-        (fit_id,) = ledger.query("scaling/next_fit_id")[0]
+        ledger.claim("scaling-fit", fit_key)
+        fit_id = ledger.next_id("scaling_fit_id_seq")
         payload = analysis.payload()
         ledger.insert_rows(
             "scaling_fits",

@@ -196,10 +196,10 @@ def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
         return None
     from trainbudget.errors import InputError
     from trainbudget.estimate.forecast import LEDGER_MISSING
-    from trainbudget.ledger import Ledger, resolve_ledger_path
+    from trainbudget.ledger import Ledger, ledger_exists, resolve_ledger_path
     from trainbudget.reliability import plan_ledger_curve
 
-    if not resolve_ledger_path(path).is_file():
+    if not ledger_exists(path):
         raise InputError(f"{LEDGER_MISSING}; no ledger at {resolve_ledger_path(path)}")
     with Ledger.open_existing(path) as book:
         return plan_ledger_curve(book, plan, cluster)

@@ -9,7 +9,10 @@ import typer
 
 from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
 
-app = typer.Typer(help="Create and inspect the DuckDB ledger.", no_args_is_help=True)
+app = typer.Typer(
+    help="Create, inspect, move and maintain the ledger (a DuckDB file or the team ledger).",
+    no_args_is_help=True,
+)
 
 
 @app.command("init")
@@ -21,7 +24,7 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     with Ledger.open(ledger_path(ctx, ledger), migrate=False) as book:
         applied = book.migrate()
         versions = book.applied_versions()
-        payload = {"ledger": str(book.path), "applied": applied, "schema_version": max(versions)}
+        payload = {"ledger": book.location, "applied": applied, "schema_version": max(versions)}
 
     def render(console):
         done = ", ".join(f"{v:03d}" for v in applied) or "none (already up to date)"
@@ -45,7 +48,7 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
         counts = book.table_counts()
         versions = book.existing_versions()
         payload = {
-            "ledger": str(book.path),
+            "ledger": book.location,
             "schema_version": max(versions),
             "tables": [{"table": name, "rows": rows} for name, rows in counts],
         }
@@ -133,3 +136,47 @@ def _render_transfer(payload: dict, verb: str):
         console.print(table)
 
     return render
+
+
+@app.command("maintain")
+def maintain_command(
+    ctx: typer.Context,
+    ledger: LedgerOption = None,
+    retention_days: Annotated[
+        int,
+        typer.Option(
+            "--retention-days",
+            metavar="DAYS",
+            help="Expire team-ledger snapshots older than DAYS (time travel before that ends).",
+        ),
+    ] = 30,
+    safe_age_days: Annotated[
+        int,
+        typer.Option(
+            "--safe-age-days",
+            metavar="DAYS",
+            help="Delete unreferenced and orphaned files only once older than DAYS.",
+        ),
+    ] = 7,
+    as_json: JsonOption = False,
+) -> None:
+    """Team ledger: flush inlined rows, merge small files, expire old snapshots, delete old
+    unreferenced files. A DuckDB file needs none of it: it runs CHECKPOINT and says so."""
+    from trainbudget.cli.output import emit
+    from trainbudget.ledger import Ledger
+    from trainbudget.ledger.maintain import maintain
+
+    with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
+        result = maintain(book, retention_days=retention_days, safe_age_days=safe_age_days)
+    payload = {"ledger": result.ledger, "store": result.store, "steps": result.steps}
+
+    def render(console):
+        if result.store == "file":
+            console.print(f"{result.ledger}: a DuckDB file; nothing to maintain (CHECKPOINT run)")
+            return
+        console.print(f"{result.ledger}: maintained")
+        for step in result.steps:
+            done = step["skipped"] or f"{step['count']:,}"
+            console.print(f"  {step['what']}: {done}")
+
+    emit(payload, as_json, render)

@@ -90,15 +90,19 @@ def serve(
     from trainbudget.cli.flows import load_flow_module
     from trainbudget.cli.output import emit
     from trainbudget.errors import InputError
-    from trainbudget.ledger import resolve_ledger_path
+    from trainbudget.ledger import TeamLocation, resolve_ledger_path, resolve_location
     from trainbudget.plan import load_plan
     from trainbudget.report_server import report_base_url, serve_report_root
 
-    book = resolve_ledger_path(ledger_path(ctx, ledger)).resolve()
+    # The team ledger goes to the flow runs as its location text; a file as its full path.
+    location = resolve_location(ledger_path(ctx, ledger))
+    team = isinstance(location, TeamLocation)
+    book = location.text if team else resolve_ledger_path(location).resolve()
     common = {"ledger": book, "report_root": report_root.resolve()}
     if demo:
         demo_run = load_flow_module("demo_run")
-        prelaunch, weekly = demo_run.demo_parameters(book.parent)
+        folder = resolve_ledger_path(location).resolve().parent
+        prelaunch, weekly = demo_run.demo_parameters(folder)
         prelaunch |= common
         weekly |= common
     else:
