@@ -207,3 +207,42 @@ def test_prelaunch_takes_the_data_snapshot_on_the_command_line(tmp_path: Path, c
     )  # fmt: skip
     assert run.code == 0, run.stderr
     assert {g["gate"]: g["outcome"] for g in run.json()["gates"]}["admission"] == "admit"
+
+
+def test_without_a_measured_mfu_the_report_and_the_forecast_show_one_prior_mfu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A plan the forecast prices (reliability), no mfu, and no measured MFU: the pilot's is
+    # withheld from the rule, as for a pilot whose logs give none.
+    import math
+    import tomllib
+
+    import trainbudget.estimate as pkg
+    from trainbudget.estimate import mfu_rule
+
+    real = mfu_rule.choose_mfu
+    monkeypatch.setattr(mfu_rule, "choose_mfu", lambda plan, **_: real(plan))
+    plan = tmp_path / "prior.plan.yaml"
+    plan.write_text(
+        demo_inputs().plan.read_text(encoding="utf-8").replace(", mfu: 0.4}", "}")
+        + "reliability: {job_mtbf_hours: 40, restart_minutes: 10, checkpoint_write_minutes: 2}\n",
+        encoding="utf-8",
+    )
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        result, summary = run_prelaunch(_inputs(tmp_path, plan), book)
+    # The prior's median, worked from the data file: e^(mean ln MFU) of its dense runs,
+    # fp8 ones moved to 16-bit (÷ 0.7), to 4 significant digits.
+    runs = tomllib.loads((Path(pkg.__file__).parent / "published_runs.toml").read_text())["run"]
+    logs = [
+        math.log(r["mfu"] if r["group"] == "16-bit" else r["mfu"] / 0.7)
+        for r in runs
+        if r["kind"] == "dense"
+    ]
+    median = Decimal(f"{math.exp(sum(logs) / len(logs)):.4g}")
+    forecast_mfu = result.estimate.forecast.phases[0].mfu
+    assert (result.mfu.mfu, result.mfu.mfu_source) == (median, "prior")
+    assert forecast_mfu == result.mfu.mfu
+    html = Path(summary["report"]).read_text(encoding="utf-8")
+    assert f"Main-run MFU: {median:.3g} (prior)." in html
+    assert "class-default" not in html  # the main-run table too: one MFU, one source
+    assert result.estimate.main.mfu == median and result.estimate.main.mfu_source == "prior"

@@ -72,6 +72,8 @@ def row(plan_file: Path, actuals: dict[str, dict[str, str]]) -> dict[str, Any]:
     naive = naive_gpu_hours(plan["main"])
     code, payload, err = trainbudget("campaign", str(plan_file), "--json")
     forecast = (payload or {}).get("forecast")
+    if forecast and "lines" not in forecast:
+        forecast = None  # a band alone (no reliability section): no forecast to compare
     found: dict[str, Any] = {"campaign": name, "actual": actual, "naive": naive}
     found["note"] = None if forecast else f"no forecast (campaign exit {code}: {err or 'no key'})"
     found["forecast"] = found["largest_line"] = None

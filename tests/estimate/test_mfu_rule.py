@@ -66,3 +66,34 @@ def test_a_stored_choice_is_read_back_for_the_campaign(ledger) -> None:
     assert stored_choice(ledger, plan) == MfuChoice(Decimal("0.398088"), "pilot")
     record_choice(ledger, "c", "prelaunch", MfuChoice(None, "plan-hours"))
     assert stored_choice(ledger, plan) == MfuChoice(None, "plan-hours")
+
+
+def _independent_prior_median(kind: str) -> Decimal:
+    """e^(mean ln MFU) of published_runs.toml's 16-bit points of `kind`, fp8 ones ÷ 0.7."""
+    import math
+    import tomllib
+    from pathlib import Path
+
+    import trainbudget.estimate as pkg
+
+    runs = tomllib.loads((Path(pkg.__file__).parent / "published_runs.toml").read_text())["run"]
+    logs = [
+        math.log(r["mfu"] if r["group"] == "16-bit" else r["mfu"] / 0.7)
+        for r in runs
+        if r["kind"] == kind
+    ]
+    return Decimal(f"{math.exp(sum(logs) / len(logs)):.4g}")
+
+
+def test_the_choice_and_the_forecast_give_one_mfu_at_the_prior() -> None:
+    # A plan the forecast prices (reliability) with no throughput: the MFU line of the
+    # pre-launch report (the choice) and the forecast's own rate are the prior's median.
+    reliability = "{job_mtbf_hours: 40, restart_minutes: 10, checkpoint_write_minutes: 2}"
+    plan = _plan(DERIVED + "\nreliability: " + reliability)
+    choice = choose_mfu(plan)
+    expected = _independent_prior_median("dense")
+    assert choice == MfuChoice(expected, "prior")
+    assert choice.describe() == f"{expected:.3g} (prior)"
+    result = estimate_campaign(plan, choice)
+    assert result.forecast.throughput_source == "prior"
+    assert [p.mfu for p in result.forecast.phases] == [choice.mfu]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.cadence import Cadence, checkpoint_cadence, job_mtbf_hours
@@ -78,6 +78,8 @@ class CampaignEstimate:
     capacity: list[CapacityCost] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     forecast: Forecast | None = None
+    # Without a forecast: the main line's throughput_source and band (estimate/main_band.py).
+    main_band: dict[str, Any] | None = None
 
 
 def main_peak(plan: Plan) -> Decimal:
@@ -212,6 +214,9 @@ def campaign_estimate(
         main_hours = div(forecast.compute_gpu_hours, plan.main.gpus)
         main_detail = f"{len(plan.main.phases)} phases"
     else:
+        if mfu is None and forecast is not None and forecast.prior is not None:
+            # The forecast priced the run at the prior's median: so does its main run.
+            mfu, mfu_source = forecast.prior.median, "prior"
         run = main_run(plan, mfu, mfu_source)
         main_hours = run.wall_hours
         warnings += run.warnings
@@ -235,6 +240,11 @@ def campaign_estimate(
 
         main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
+        band = None
+    else:
+        from trainbudget.estimate.main_band import main_band_payload
+
+        band = main_band_payload(plan, run, main_gpu_hours)
     lines = work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
     price = plan.prices.gpu_hour_usd
@@ -324,4 +334,5 @@ def campaign_estimate(
         capacity=_capacity(plan, main_hours),
         warnings=warnings,
         forecast=forecast,
+        main_band=band,
     )

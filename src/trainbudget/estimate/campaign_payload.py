@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
     """The JSON object of `campaign --json`; numbers stay exact until serialised."""
-    forecast = None
+    forecast = result.main_band  # no reliability section: the main line's source and band
     if result.forecast is not None:  # the forecast's modules load only for a plan that has one
         from trainbudget.estimate.forecast_lines import forecast_payload
 

@@ -26,16 +26,12 @@ from typing import TYPE_CHECKING
 
 from trainbudget.errors import InputError
 from trainbudget.estimate.forecast_model import PhaseOverhead, exact_sum, phase_overhead
+from trainbudget.estimate.main_band import MEASURED_SIGMA, Z90  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mtbf import MtbfCurve
 
 STRATA = 40
-Z90 = 1.2815515655446004
-# Assumption: a throughput measured by a pilot, a calibration or the plan's own benchmark is
-# within ×/÷ 1.14 of the run's at p10/p90 (p90/p10 = 1.3); the validation's measured
-# throughputs (docs/validation.md) miss their runs by up to that much.
-MEASURED_SIGMA = math.log(1.3) / (2 * Z90)
 # Assumption: a published fleet curve is within ×/÷ 2 of a new cluster's job MTBF at p10/p90
 # (Llama 3's 16,384-GPU run saw 3.1 h against the fleet curve's 1.8 h: ×1.7).
 FLEET_SIGMA = math.log(2) / Z90

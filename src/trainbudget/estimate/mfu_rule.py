@@ -2,7 +2,8 @@
 
 Measured beats assumed: the calibrated MFU (completed runs of this work class, `calibration`
 table) if the ledger has one, else the pilot's measured MFU, else the plan's `main.mfu`, else
-the class default. The pre-launch run stores its choice (table `mfu_choices`); the weekly review
+the throughput prior's median for a plan the forecast prices (`reliability`), else the class
+default. The pre-launch run stores its choice (table `mfu_choices`); the weekly review
 reads it back, so both price the planned main run with the same number.
 """
 
@@ -29,7 +30,7 @@ MEASURED = ("calibrated", "pilot", "trace")
 
 @dataclass(frozen=True)
 class MfuChoice:
-    """The main run's MFU and where it came from: calibrated, pilot, plan or class-default.
+    """The main run's MFU and where it came from: calibrated, pilot, plan, prior or class-default.
 
     `mfu` is None when the plan fixes the main run's hours and nothing measured re-derives
     them (no MFU is used then; `mfu_source` is "plan-hours").
@@ -56,7 +57,8 @@ def choose_mfu(
     plan: Plan, *, pilot: Decimal | None = None, calibrated: Decimal | None = None
 ) -> MfuChoice:
     """calibrated > pilot > the plan's `main.mfu` (or the MFU its `throughput_tflops` is of
-    the peak) > the class default (seed 004's ranges, by class and precision)."""
+    the peak) > with a `reliability` section the throughput prior's median (the forecast's
+    figure), else the class default (seed 004's ranges, by class and precision)."""
     main = plan.main
     derivable = main.params is not None and (main.tokens is not None or bool(main.phases))
     if not derivable:
@@ -73,8 +75,15 @@ def choose_mfu(
         from trainbudget.estimate.exact import div, mul
 
         return MfuChoice(div(mul(main.throughput_tflops, 10**12), main_peak(plan)), "plan")
+    model_class = implied_class(main.model_class, main.flops_method)
+    if plan.reliability is not None:
+        # The forecast prices this plan at the throughput prior's median (forecast_compute.py):
+        # the choice reports that figure, not the class default it does not use.
+        from trainbudget.estimate.throughput_prior import throughput_prior
+
+        return MfuChoice(throughput_prior(model_class, main.precision).median, "prior")
     return MfuChoice(
-        default_mfu(implied_class(main.model_class, main.flops_method), main.precision),
+        default_mfu(model_class, main.precision),
         "class-default",
     )
 

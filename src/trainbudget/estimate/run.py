@@ -29,7 +29,15 @@ from trainbudget.estimate.exact import (
 from trainbudget.estimate.flops import FORMULAS, training_flops
 from trainbudget.estimate.flops_basis import FlopsBasis, flops_basis
 
-MFU_SOURCES: tuple[str, ...] = ("user", "plan", "pilot", "calibrated", "trace", "class-default")
+MFU_SOURCES: tuple[str, ...] = (
+    "user",
+    "plan",
+    "pilot",
+    "calibrated",
+    "trace",
+    "prior",
+    "class-default",
+)
 
 # Seed 004: dense transformers 0.3–0.5, MoE 0.15–0.3, CNN-heavy or SNN 0.1–0.2; the default
 # is the middle of each range (dense 0.4 is the seed's worked example).

@@ -142,7 +142,7 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
             f"{float(cadence['lost_fraction']):.2%} = f {float(cadence['overhead_fraction']):.2%}"
             " (the grid's 'cadence' column)"
         )
-    if payload.get("forecast"):
+    if payload.get("forecast") and "lines" in payload["forecast"]:  # a band alone: no table
         render_forecast(console, payload["forecast"])
     if payload["capacity"]:
         capacity = Table(title="capacity options, expected (restarts, lost work, delay)")
