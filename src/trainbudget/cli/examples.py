@@ -102,6 +102,10 @@ EXAMPLES: dict[str, list[str]] = {
     "ledger import": [
         "trainbudget ledger import exports/2026-12-01 --ledger restored.duckdb",
     ],
+    "ledger maintain": [
+        "trainbudget ledger maintain --json",
+        "trainbudget ledger maintain --retention-days 14 --safe-age-days 7",
+    ],
     "gpus": ["trainbudget gpus", "trainbudget gpus --sources --json"],
     "reliability": [
         "trainbudget reliability --campaign demo-1b",

@@ -142,9 +142,9 @@ LedgerOption = Annotated[
     str | None,  # text, not a Path: `s3://x` must reach the location check with both slashes
     typer.Option(
         "--ledger",
-        help="DuckDB ledger file, or the team ledger 'ducklake:postgres:<libpq connection "
-        "string>' (default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
-        metavar="FILE|DUCKLAKE",
+        help="DuckDB ledger file, or the team ledger 'ducklake:postgres:CONNINFO' (CONNINFO: "
+        "a libpq connection string; default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
+        metavar="LEDGER",
         show_default=False,
     ),
 ]

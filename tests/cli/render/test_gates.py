@@ -82,6 +82,7 @@ def test_unpriced_alternatives_show_a_dash() -> None:
     payload = {
         "verdict": "run",
         "sentence": "Run.",
+        "cost_basis_sentence": "priced the clean run only (no --plan)",
         "alternatives": [priced, alternative],
         "decision_id": 4,
     }
