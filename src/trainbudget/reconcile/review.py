@@ -303,6 +303,14 @@ def jobs_file_format(path: Path) -> str:
     return kind
 
 
+# The COPY query of each --jobs format, named whole so every query name is findable in sql/.
+_JOBS_COPY = {
+    "parquet": "reconcile/summarize/jobs_copy_parquet",
+    "csv": "reconcile/summarize/jobs_copy_csv",
+    "jsonl": "reconcile/summarize/jobs_copy_jsonl",
+}
+
+
 def write_jobs_file(ledger: Ledger, result: Review, path: Path) -> int:
     """Write the week's jobs to `path` in the format its suffix names (`jobs_file_format`) and
     return how many. Atomic: DuckDB writes a temp file beside it, renamed over `path` once
@@ -316,7 +324,7 @@ def write_jobs_file(ledger: Ledger, result: Review, path: Path) -> int:
     _export_jobs(ledger, result)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
-        ((count,),) = ledger.query(f"reconcile/summarize/jobs_copy_{kind}", path=str(partial))
+        ((count,),) = ledger.query(_JOBS_COPY[kind], path=str(partial))
         os.replace(partial, path)
     except (OSError, duckdb.IOException) as exc:
         reason = " ".join(str(exc).split())
