@@ -171,8 +171,22 @@ def test_quick_paths_leave_lazy_modules_unloaded(
 _TRACE_LAZY = ("pandas", "pandera", "polars", "pyarrow", "pydantic")
 
 
+def _duckdb_binding_imports_pandas() -> bool:
+    """Whether this DuckDB imports pandas to bind a query parameter (1.5.x does, whenever
+    pandas is installed; 2.0 does not): then a landed run cannot avoid it."""
+    probe = (
+        "import sys, duckdb\n"
+        "duckdb.connect().execute('SELECT $a', {'a': 1})\n"
+        "print('pandas' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    return out.stdout.strip() == "True"
+
+
 @pytest.mark.parametrize("landing", [[], ["--no-ledger"]], ids=["landed", "no-ledger"])
 def test_a_trace_run_does_not_import_pandas(landing: list[str], tmp_path: Path) -> None:
+    if not landing and _duckdb_binding_imports_pandas():
+        pytest.skip("this DuckDB imports pandas to bind any parameter (the team extra's 1.5.5)")
     argv = ["trace", str(REPO_ROOT / "src/trainbudget/demo_data/traces"), *landing, "--json"]
     probe = (
         "import sys\n"
