@@ -1,13 +1,12 @@
 """The ledger's Prefect slot: flows that write the ledger take turns instead of failing "in use".
 
-A DuckDB file takes one writer at a time. Each ledger-writing flow on a file ledger holds the
-one slot of the global concurrency limit `trainbudget-ledger` for its whole run; a second run
-waits for it,
-shown in the UI as the running state "Waiting for ledger". `trainbudget serve` and the deploy
-files create the limit; a flow run creates it too when it is missing, so ad-hoc runs (the
-demo, a script) are covered. The team ledger (DuckLake) takes several writers at once, so a
-run on it holds no slot: runs of different campaigns and clusters go at once, and a run whose
-commit conflicts is retried whole (trainbudget.ledger.retry).
+A DuckDB file takes one writer at a time. Each ledger-writing flow on a file ledger holds the one
+slot of the global concurrency limit `trainbudget-ledger` for its whole run; a second run waits for
+it, shown in the UI as the running state "Waiting for ledger". `trainbudget serve` and the deploy
+files create the limit; a flow run creates it too when it is missing, so ad-hoc runs (the demo, a
+script) are covered. The team ledger (DuckLake) takes several writers at once, so a run on it holds
+no slot: runs of different campaigns and clusters go at once, and a run whose commit conflicts is
+retried whole (trainbudget.ledger.retry).
 """
 
 from __future__ import annotations
@@ -82,9 +81,7 @@ def _named_while_waiting() -> Iterator[None]:
                 return
 
     # The watcher runs in this context's copy: the same Prefect settings and API URL.
-    watcher = threading.Thread(
-        target=contextvars.copy_context().run, args=(watch,), name="ledger-slot", daemon=True
-    )
+    watcher = threading.Thread(target=contextvars.copy_context().run, args=(watch,), daemon=True)
     watcher.start()
     try:
         yield
