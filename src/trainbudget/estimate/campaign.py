@@ -28,6 +28,7 @@ from trainbudget.estimate.exact import (
     div,
     mul,
 )
+from trainbudget.estimate.peak import main_peak  # also imported from here (old path)
 from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run, implied_class
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
@@ -80,18 +81,6 @@ class CampaignEstimate:
     forecast: Forecast | None = None
     # Without a forecast: the main line's throughput_source and band (estimate/main_band.py).
     main_band: dict[str, Any] | None = None
-
-
-def main_peak(plan: Plan) -> Decimal:
-    """One main-run GPU's dense peak FLOP/s: `gpu_tflops`, else the catalog at `precision`."""
-    from trainbudget.estimate.catalog import get_accelerator
-
-    main = plan.main
-    if main.gpu_tflops is not None:
-        return main.gpu_tflops * 10**12
-    if main.gpu is not None:
-        return get_accelerator(main.gpu).peak_flops_per_second(main.precision)
-    raise InputError("main.gpu: give a catalog name or gpu_tflops")
 
 
 def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:

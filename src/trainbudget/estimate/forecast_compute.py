@@ -73,7 +73,7 @@ def phase_work(
 ) -> list[PhaseWork]:
     """Each phase's compute; `prior_options` (before, exclude) narrow the throughput prior's
     points (docs/validation.md's strictly pre-launch column)."""
-    from trainbudget.estimate.campaign import main_peak
+    from trainbudget.estimate.peak import main_peak
     from trainbudget.estimate.run import implied_class, plausible_mfu_high, run_basis
 
     main = plan.main

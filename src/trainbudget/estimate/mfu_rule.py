@@ -71,8 +71,8 @@ def choose_mfu(
     if main.mfu is not None:
         return MfuChoice(main.mfu, "plan")
     if main.throughput_tflops is not None:
-        from trainbudget.estimate.campaign import main_peak
         from trainbudget.estimate.exact import div, mul
+        from trainbudget.estimate.peak import main_peak
 
         return MfuChoice(div(mul(main.throughput_tflops, 10**12), main_peak(plan)), "plan")
     model_class = implied_class(main.model_class, main.flops_method)
