@@ -31,6 +31,7 @@ from trainbudget.plan.fields import (
     section,
     spec,
 )
+from trainbudget.vocabulary import FLOPS_TERM_NEEDS, FLOPS_TERMS
 
 FlopsTerm = Literal["recompute", "attention", "logits"]
 
@@ -56,9 +57,7 @@ def _distinct(terms: list[str], _: dict[str, Any]) -> str | None:
 class FlopsSpec(Section):
     """What the main run's throughput (or MFU) counts on top of 6·N·T, and the model shape."""
 
-    terms: list[FlopsTerm] = spec(
-        list_of(choice("recompute", "attention", "logits")), factory=list, after=_distinct
-    )
+    terms: list[FlopsTerm] = spec(list_of(choice(*FLOPS_TERMS)), factory=list, after=_distinct)
     n_layers: int | None = spec(optional(POSITIVE_INT), None)
     d_model: int | None = spec(optional(POSITIVE_INT), None)
     seq_len: int | None = spec(optional(POSITIVE_INT), None)
@@ -70,10 +69,8 @@ class FlopsSpec(Section):
     tied_embeddings: bool = spec(boolean(), False, omit_default=True)
 
     def check(self) -> str | None:
-        from trainbudget.estimate.flops_basis import TERM_NEEDS
-
         for term in self.terms:
-            for name in TERM_NEEDS[term]:
+            for name in FLOPS_TERM_NEEDS[term]:
                 if getattr(self, name) is None:
                     return f"{name}: required by the {term} term"
         if (self.n_heads is None) != (self.head_dim is None):
