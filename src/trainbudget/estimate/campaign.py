@@ -29,7 +29,7 @@ from trainbudget.estimate.exact import (
     mul,
 )
 from trainbudget.estimate.peak import main_peak  # also imported from here (old path)
-from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run, implied_class
+from trainbudget.estimate.run import RunEstimate, estimate_run, implied_class
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
 if TYPE_CHECKING:
@@ -107,8 +107,11 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
             )
         value, source = div(rate, peak), "plan"
     else:
-        model_class = implied_class(main.model_class, main.flops_method)
-        value, source = default_mfu(model_class, main.precision), "class-default"
+        from trainbudget.estimate.throughput_prior import assumed_mfu
+
+        # No stated or measured throughput: the published-runs prior (class default for cnn/snn).
+        assumed = assumed_mfu(implied_class(main.model_class, main.flops_method), main.precision)
+        value, source = assumed.mfu, assumed.source
     spec = main.flops
     shape = spec if spec is not None else main
     return estimate_run(
@@ -203,9 +206,6 @@ def campaign_estimate(
         main_hours = div(forecast.compute_gpu_hours, plan.main.gpus)
         main_detail = f"{len(plan.main.phases)} phases"
     else:
-        if mfu is None and forecast is not None and forecast.prior is not None:
-            # The forecast priced the run at the prior's median: so does its main run.
-            mfu, mfu_source = forecast.prior.median, "prior"
         run = main_run(plan, mfu, mfu_source)
         main_hours = run.wall_hours
         warnings += run.warnings
@@ -225,15 +225,30 @@ def campaign_estimate(
         from trainbudget.estimate.forecast_lines import main_line_detail
 
         if forecast.throughput_source == "prior" and forecast.throughput_note:
-            main_detail = f"{plan.main.gpus} GPUs at the throughput {forecast.throughput_note}"
+            main_detail = f"{plan.main.gpus:,} GPUs at the throughput {forecast.throughput_note}"
 
         main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
         band = None
+        shown = None
+        if forecast.band is not None:
+            moved = forecast.band.moved_most_by
+            shown = (forecast.band.as_dict(), forecast.throughput_source, moved)
     else:
         from trainbudget.estimate.main_band import main_band_payload
 
         band = main_band_payload(plan, run, main_gpu_hours)
+        shown = (
+            band["main_gpu_hours_band"],
+            band["throughput_source"],
+            band["band_detail"]["moved_most_by"],
+        )
+    if shown is not None:
+        from trainbudget.estimate.main_band import band_text
+
+        # The band beside the point figure: the table's and the pre-launch report's main line.
+        text = band_text(*shown)
+        main_detail = f"{main_detail}; {text}" if text else main_detail
     lines = work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
     price = plan.prices.gpu_hour_usd

@@ -176,9 +176,12 @@ def _rate(
         return mul(tflops, TERA), "main.throughput_tflops", tflops, "plan", None
     if main.mfu is not None:
         return mul(peak, main.mfu), "main.mfu", None, "plan", None
-    from trainbudget.estimate.throughput_prior import throughput_prior
+    from trainbudget.estimate.throughput_prior import assumed_mfu
 
-    prior = throughput_prior(model_class, precision, **prior_options)
-    value = prior.median
-    source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
-    return mul(peak, value), source, None, "prior", prior
+    assumed = assumed_mfu(model_class, precision, **prior_options)
+    prior, value = assumed.prior, assumed.mfu
+    if assumed.source == "prior":
+        source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
+    else:
+        source = f"class-default mfu {value} (no published {model_class} run)"
+    return mul(peak, value), source, None, assumed.source, prior
