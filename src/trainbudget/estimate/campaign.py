@@ -238,6 +238,7 @@ def campaign_estimate(
         from trainbudget.estimate.main_band import main_band_payload
 
         band = main_band_payload(plan, run, main_gpu_hours)
+        warnings += band["warnings"]
         shown = (
             band["main_gpu_hours_band"],
             band["throughput_source"],

@@ -73,11 +73,28 @@ def _mtbf_reference(plan: Plan) -> dict[str, Any]:
     }
 
 
+def _layout(plan: Plan) -> dict[str, Any]:
+    """With `main.parallel`: the pipeline bubble and the most loaded rank (estimate/parallel.py),
+    as the forecast reports them; its warnings (a rank that does not fit) under `warnings`."""
+    if plan.main.parallel is None:
+        return {"warnings": []}
+    from trainbudget.estimate.parallel import plan_layout
+
+    layout = plan_layout(plan)
+    return {
+        "pipeline_bubble_share": layout.bubble_share,
+        "pipeline_micro_batches": layout.micro_batches,
+        "memory_most_loaded_rank": layout.memory_payload(),
+        "warnings": list(layout.warnings),
+    }
+
+
 def main_band_payload(
     plan: Plan, run: RunEstimate | None, main_gpu_hours: Decimal
 ) -> dict[str, Any]:
-    """`forecast` of `campaign --json` for a plan without `reliability`: source and band."""
-    reference = _mtbf_reference(plan)
+    """`forecast` of `campaign --json` for a plan without `reliability`: source and band (and
+    the layout's bubble and memory with `main.parallel`)."""
+    reference = {**_mtbf_reference(plan), **_layout(plan)}
     if run is None:
         return {
             "throughput_source": "plan",

@@ -203,8 +203,6 @@ def cross_section_problem(plan: Any) -> tuple[tuple[Any, ...], str] | None:
     if plan.reliability is not None and main.params is None and main.hours is None:
         return ("main",), "the forecast needs hours, or params and tokens"
     if main.parallel is not None:
-        if plan.reliability is None:
-            return ("main", "parallel"), "the layout is priced by the forecast: give reliability"
         problem = _parallel_problem(main)
         if problem is not None:
             return ("main", "parallel"), problem
