@@ -76,6 +76,22 @@ def test_throughput_that_looks_like_hardware_flops_warns_once(cli, tmp_path: Pat
     assert len(warnings) == 1 and "main.flops.terms" in warnings[0]
 
 
+def test_the_table_shows_the_band_and_a_layout_without_reliability(cli, tmp_path: Path) -> None:
+    plan = tmp_path / "p.yaml"
+    plan.write_text(
+        "campaign: t\nunit_of_progress: tokens\nprices: {gpu_hour_usd: 2}\n"
+        "ceiling: {gpu_hours: 1e9}\n"
+        "main: {gpus: 384, gpu: A100-80GB, params: 176e9, tokens: 341e9,\n"
+        "  flops: {n_layers: 70, d_model: 14336, seq_len: 2048, vocab: 250880},\n"
+        "  parallel: {tp: 4, pp: 12, micro_batch: 2, global_batch: 2048, recompute: full}}\n"
+    )
+    result = cli("campaign", str(plan), env={"COLUMNS": "200"})
+    assert result.code == 0, result.stderr
+    # dp = 384 / 48 = 8, m = 2048 / (2 · 8) = 128: the bubble is 11 / (128 + 11) = 7.9 %.
+    assert "layout: pipeline bubble 7.9% of the step" in result.stdout
+    assert "(throughput prior; moved most by the throughput)" in result.stdout
+
+
 def test_estimate_combines_flops_terms_and_says_the_basis(cli) -> None:
     shape = ["--n-layers", "32", "--d-model", "4096", "--seq-len", "4096", "--vocab", "32000"]
     terms = ["--flops-terms", "recompute,attention,logits"]
