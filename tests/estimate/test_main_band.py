@@ -132,3 +132,26 @@ def test_the_band_is_ordered_holds_the_figure_and_is_wider_at_the_prior(
     expected = 1.3 if mfu is not None else math.exp(2 * Z90 * _pooled_sigma())
     assert width == pytest.approx(expected, rel=1e-9)
     assert forecast["throughput_source"] == ("plan" if mfu is not None else "prior")
+
+
+FLEET = "reliability: {mtbf: fleet, checkpoint_write_minutes: 1}\n"
+
+
+@pytest.mark.parametrize("reliability", ["", FLEET])
+def test_the_prior_prices_model_flops_whatever_the_plan_counts(
+    reliability: str, dense_prior_mfu: Decimal
+) -> None:
+    # BLOOM's shape with every FLOPs term: the prior is an MFU on 6·N·T, so the compute is
+    # 6·N·T ÷ (peak · prior MFU) however many terms the plan's throughput would count.
+    main = (
+        "{gpus: 384, gpu: A100-80GB, params: 176.247e9, tokens: 341e9,\n"
+        "  flops: {terms: [recompute, attention, logits], n_layers: 70, d_model: 14336,\n"
+        "          seq_len: 2048, vocab: 250880, n_heads: 112, head_dim: 128,\n"
+        "          tied_embeddings: true}}\n"
+    )
+    result = campaign_estimate(parse_plan(BASE.replace("{MAIN}", main) + reliability))
+    expected = 6 * 176.247e9 * 341e9 / (312e12 * float(dense_prior_mfu)) / 3600
+    compute = result.forecast.compute_gpu_hours if reliability else result.main.gpu_hours
+    assert float(compute) == pytest.approx(expected, rel=1e-12)
+    assert float(result.main.gpu_hours) == pytest.approx(expected, rel=1e-12)
+    assert result.main.mfu_source == "prior"

@@ -24,12 +24,13 @@ from trainbudget.estimate.exact import (
     MAX_GB_MONTHS,
     MAX_USD,
     Numeric,
+    as_plain,
     bounded,
     div,
     mul,
 )
 from trainbudget.estimate.peak import main_peak  # also imported from here (old path)
-from trainbudget.estimate.run import RunEstimate, estimate_run, implied_class
+from trainbudget.estimate.run import RunEstimate, estimate_from_flops, estimate_run, implied_class
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         value, source = assumed.mfu, assumed.source
     spec = main.flops
     shape = spec if spec is not None else main
-    return estimate_run(
+    run = estimate_run(
         main.params,
         main.tokens,
         main.gpus,
@@ -129,6 +130,32 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         seq_len=shape.seq_len,
         terms=tuple(spec.terms) if spec is not None else (),
         vocab=spec.vocab if spec is not None else None,
+    )
+    from trainbudget.estimate.forecast_compute import ASSUMED, plan_basis
+
+    shaped = spec is not None and (spec.n_heads is not None or spec.tied_embeddings)
+    if not shaped and source not in ASSUMED:
+        return run
+    # The forecast's basis (n_heads × head_dim, tied embeddings), and an assumed MFU (model
+    # FLOPs 6·N) moved onto it: one compute figure for the main line and the forecast.
+    basis = plan_basis(plan)
+    work = as_plain(main.active_params if main.flops_method == "moe" else main.params)
+    per_token = basis.per_token(work)
+    if not shaped and per_token == mul(6, work):
+        return run  # 6·N·T: the prior is on the run's own basis
+    if source in ASSUMED:
+        value = mul(value, div(per_token, mul(6, work)))
+    return estimate_from_flops(
+        mul(per_token, main.tokens),
+        main.gpus,
+        peak,
+        value,
+        plan.prices.gpu_hour_usd,
+        mfu_source=source,
+        method=main.flops_method,
+        formula=basis.formula() if basis.terms else run.formula,
+        flops_name=f"params, tokens ({basis.describe()})",
+        basis=basis,
     )
 
 
