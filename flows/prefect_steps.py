@@ -1,4 +1,4 @@
-"""The procedures' step runner on Prefect (trainbudget.steps.StepRunner): each step a task.
+"""The procedures' step runner on Prefect (trainbudget.runner.steps.StepRunner): each step a task.
 
 `run` calls a task in the flow's thread, `submit` starts it on the task runner beside the
 next steps, `map` starts one task per item (the trace ranks: threads, or prefect-dask's Dask

@@ -117,8 +117,8 @@ def test_a_quarantined_pilot_row_is_said_everywhere(tmp_path: Path, cli) -> None
     """Issue 23, deliverable 7: `prelaunch` quarantined line 18 (empty wall_seconds) of a pilot
     log and said nothing; `pilot` on the same file warned. Now stderr, --json `quarantined`,
     the report and the verdict artifact say it, in `pilot`'s words."""
-    from trainbudget.prefect_view import verdict_markdown
     from trainbudget.prelaunch import build_report
+    from trainbudget.report.prefect_view import verdict_markdown
 
     log = tmp_path / "steps.csv"
     lines = (REPO / "examples" / "pilot-7b.steps.csv").read_text(encoding="utf-8").splitlines()

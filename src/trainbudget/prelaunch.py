@@ -2,7 +2,8 @@
 
 Plain Python from typed inputs to a typed result. `run_prelaunch` is the sequence, written
 once: `trainbudget prelaunch` runs it with the inline step runner, flows/prelaunch_estimate.py
-with Prefect's (traces one task per rank, the scaling fit beside the landing; trainbudget.steps).
+with Prefect's (traces one task per rank, the scaling fit beside the landing;
+trainbudget.runner.steps).
 The plan is parsed once, in `prepare`; the landing and the decisions are one ledger
 transaction, so a failed step leaves the ledger as it was.
 """
@@ -15,11 +16,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget import run_log as said
-from trainbudget.errors import InputError
-from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
-from trainbudget.runs import RunSummary, run_folder
-from trainbudget.steps import INLINE, StepRunner
+from trainbudget.base.errors import InputError
+from trainbudget.report.quarantine import QuarantinedFile, QuarantineSummary
+from trainbudget.report.runs import RunSummary, run_folder
+from trainbudget.runner import log as said
+from trainbudget.runner.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -110,7 +111,7 @@ class PrelaunchResult:
     gates: list[GateOutcome]
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_estimate
+        from trainbudget.estimate.invariants import check_estimate
 
         check_estimate(self.estimate)  # every identity the report prints (BrokenIdentity)
 

@@ -2,8 +2,8 @@
 
 Plain Python from typed inputs to a typed result. `review_sequence` is the sequence, written
 once: `run_weekly` runs all of it and reports (the weekly flow with Prefect's step runner, a
-script or test inline; trainbudget.steps), and `reconcile` (`trainbudget reconcile`) is the
-same sequence without the data-quality checkpoint, stopped after the review. The landing, the
+script or test inline; trainbudget.runner.steps), and `reconcile` (`trainbudget reconcile`) is
+the same sequence without the data-quality checkpoint, stopped after the review. The landing, the
 check, the review and the decisions are one ledger transaction.
 """
 
@@ -14,12 +14,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget import run_log as said
-from trainbudget.errors import InputError
-from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.report import ReconcileResult
-from trainbudget.runs import RunSummary, run_folder
-from trainbudget.steps import INLINE, StepRunner
+from trainbudget.report.quarantine import QuarantinedFile, QuarantineSummary
+from trainbudget.report.runs import RunSummary, run_folder
+from trainbudget.runner import log as said
+from trainbudget.runner.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
@@ -333,7 +333,7 @@ class WeeklyResult:
     quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_review
+        from trainbudget.reconcile.invariants import check_review
 
         check_review(self.review)  # every identity the report prints (BrokenIdentity)
 
@@ -367,7 +367,7 @@ def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
     assert result.prepared.week is not None
     jobs = None
     if result.review.jobs_path is not None:
-        from trainbudget.job_files import (
+        from trainbudget.reconcile.job_files import (
             CSV_NAME,
             PARQUET_NAME,
             largest_jobs,

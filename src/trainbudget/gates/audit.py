@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.base.exact_json import dumps
 from trainbudget.gates.outcome import GATES, GateOutcome
-from trainbudget.output import dumps
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger

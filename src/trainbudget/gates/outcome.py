@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from trainbudget.base.limits import within_gate_bound
 from trainbudget.estimate.exact import optional_non_negative
-from trainbudget.limits import within_gate_bound
 
 # Every gate's name, as GateOutcome.gate and the decisions table spell it (docs/gates.md).
 GATES = (

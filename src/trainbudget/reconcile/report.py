@@ -34,7 +34,7 @@ class ReconcileResult:
     variance: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_review
+        from trainbudget.reconcile.invariants import check_review
 
         check_review(self.review)  # every identity the review's figures print (BrokenIdentity)
 
