@@ -220,8 +220,11 @@ def test_without_a_measured_mfu_the_report_and_the_forecast_show_one_prior_mfu(
     import trainbudget.estimate as pkg
     from trainbudget.estimate import mfu_rule
 
+    import trainbudget.prelaunch as procedure
+
     real = mfu_rule.choose_mfu
-    monkeypatch.setattr(mfu_rule, "choose_mfu", lambda plan, **_: real(plan))
+    # The procedure imports the rule by name: patch the name it calls.
+    monkeypatch.setattr(procedure, "choose_mfu", lambda plan, **_: real(plan))
     plan = tmp_path / "prior.plan.yaml"
     plan.write_text(
         demo_inputs().plan.read_text(encoding="utf-8").replace(", mfu: 0.4}", "}")

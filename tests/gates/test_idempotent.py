@@ -11,10 +11,10 @@ import orjson
 
 from trainbudget.demo_data import DEMO_BASELINE_LOSS, DEMO_CLUSTER, demo_inputs
 from trainbudget.gates.admission import AdmissionRequest, admit_run
-from trainbudget.gates.audit import decision_key, list_decisions, record_decision
 from trainbudget.gates.campaign import continue_main_run
 from trainbudget.gates.outcome import GateOutcome
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.decisions import decision_key, list_decisions, record_decision
 from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
 from trainbudget.weekly import WeeklyInputs, run_weekly
 

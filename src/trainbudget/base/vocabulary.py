@@ -1,7 +1,8 @@
 """The words two stages share, below both (DESIGN.md, "Layout"): the work classes every
-GPU-hour is filed under, the job states sacct prints, the progress events and the artifact
-roles. A module that imports nothing, so the landing rules (quality/rules.py), the Pandera
-models, the sacct reader and the gates read one list each without loading one another."""
+GPU-hour is filed under, the job states sacct prints, the progress events, the artifact roles
+and the gates' names. A module that imports nothing, so the landing rules (quality/rules.py),
+the Pandera models, the sacct reader, the gates and the decisions table read one list each
+without loading one another."""
 
 WORK_CLASSES = ("pilot", "main", "retry", "evaluation", "diagnostic")
 
@@ -18,3 +19,16 @@ PROGRESS_EVENTS = ("start", "step", "checkpoint", "end")
 
 # The roles of an artifact in the manifest.
 ARTIFACT_ROLES = ("recovery", "promoted", "final", "evaluation")
+
+# Every gate's name, as GateOutcome.gate and the decisions table spell it (docs/gates.md).
+GATES = (
+    "admission",
+    "stop-rules",
+    "pilot-promotion",
+    "continuation",
+    "retry",
+    "evaluation-promotion",
+    "release-promotion",
+    "retention",
+    "decision",
+)

@@ -12,8 +12,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
+from trainbudget.ledger.sql_files import load_sql
+
 CSV_NAME = "jobs.csv"
 PARQUET_NAME = "jobs.parquet"
+
+
+def write_job_files(jobs_json: Path, folder: Path, limit: int) -> list[dict[str, Any]]:
+    """Every job of the JSON array `jobs_json` as jobs.csv and jobs.parquet in `folder`;
+    return the `limit` largest by allocated GPU-hours (what the report's table shows)."""
+    csv = folder / CSV_NAME
+    write_jobs_csv(jobs_json, csv)
+    write_jobs_parquet(jobs_json, folder / PARQUET_NAME)
+    return largest_jobs(csv, limit)
 
 
 def write_jobs_csv(jobs_json: Path, csv_path: Path) -> None:
@@ -40,12 +53,8 @@ def largest_jobs(csv_path: Path, limit: int) -> list[dict[str, Any]]:
 
 
 def _connection() -> Any:
-    import duckdb
-
     return duckdb.connect(":memory:", config={"threads": 2, "memory_limit": "512MB"})
 
 
 def _sql(name: str) -> str:
-    from trainbudget.ledger import load_sql
-
     return load_sql(name)

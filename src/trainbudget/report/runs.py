@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.base.errors import InputError
+from trainbudget.base.exact_json import dumps
+from trainbudget.report.index import write_index
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
@@ -69,9 +71,6 @@ class RunSummary:
 def write_summary(summary: RunSummary) -> dict[str, Any]:
     """Write summary.json beside the run's report.html and refresh the report root's
     index.html (the reports' "All runs" link); return the object written."""
-    from trainbudget.base.exact_json import dumps
-    from trainbudget.report.index import write_index
-
     body = summary.as_dict()
     folder = summary.report.parent
     (folder / SUMMARY_FILE).write_bytes(dumps(body) + b"\n")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from trainbudget.quality.checkpoint import QualityReport
     from trainbudget.reconcile.land import Landed as LandedFile
     from trainbudget.reconcile.review import Review
+    from trainbudget.report.jobs import JobList
     from trainbudget.trace.summary import RankSummary
     from trainbudget.weekly import PreparedWeek
 
@@ -102,3 +103,12 @@ def weekly_quality(report: QualityReport) -> str:
 
 def weekly_jobs_written(review: Review) -> str:
     return f"Wrote the week's {review.totals['jobs']:,} jobs to {review.jobs_path}."
+
+
+def weekly_job_files(jobs: JobList | None) -> str:
+    if jobs is None:
+        return "No jobs JSON: no jobs.csv or jobs.parquet written."
+    return (
+        f"Wrote {jobs.total:,} jobs to {jobs.csv_href} and {jobs.parquet_href} beside the "
+        f"report; its table shows the {len(jobs.largest):,} largest."
+    )

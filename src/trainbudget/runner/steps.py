@@ -14,9 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from trainbudget.report.runs import RunSummary, write_summary
+from trainbudget.report.write import write_report
+
 if TYPE_CHECKING:
     from trainbudget.report.model import Report
-    from trainbudget.report.runs import RunSummary
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -98,9 +100,6 @@ class InlineSteps:
         yield
 
     def publish(self, report: Report, summary: RunSummary, key: str) -> dict[str, Any]:
-        from trainbudget.report.runs import write_summary
-        from trainbudget.report.write import write_report
-
         write_report(report, summary.report.parent)
         return write_summary(summary)
 

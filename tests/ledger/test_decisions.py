@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from trainbudget.gates.admission import AdmissionRequest, admit_run
-from trainbudget.gates.audit import list_decisions, record_decision
 from trainbudget.gates.campaign import continue_main_run
+from trainbudget.ledger.decisions import list_decisions, record_decision
 from trainbudget.plan import land_plan
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

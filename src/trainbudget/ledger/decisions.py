@@ -1,5 +1,9 @@
 """The audit trail: every gate outcome written to the ledger's `decisions` table, and read back.
 
+The gates decide from plain values and return a `GateOutcome`; recording it is the ledger's
+(the procedures call `record_decision` inside their run's transaction). An outcome is read
+by its fields only, so nothing here imports the gates.
+
 A decision is recorded once: its key is the sha256 of the canonical JSON of the gate, campaign,
 run, outcome, reason, inputs and details, so running a flow again on the same inputs adds no
 row, and a changed input (another figure in `inputs`) records a new one.
@@ -19,10 +23,11 @@ import orjson
 
 from trainbudget.base.errors import InputError
 from trainbudget.base.exact_json import dumps
-from trainbudget.gates.outcome import GATES, GateOutcome
+from trainbudget.base.vocabulary import GATES
 
 if TYPE_CHECKING:
-    from trainbudget.ledger import Ledger
+    from trainbudget.gates.outcome import GateOutcome
+    from trainbudget.ledger.store import Ledger
 
 
 def record_decision(
