@@ -218,9 +218,8 @@ def test_without_a_measured_mfu_the_report_and_the_forecast_show_one_prior_mfu(
     import tomllib
 
     import trainbudget.estimate as pkg
-    from trainbudget.estimate import mfu_rule
-
     import trainbudget.prelaunch as procedure
+    from trainbudget.estimate import mfu_rule
 
     real = mfu_rule.choose_mfu
     # The procedure imports the rule by name: patch the name it calls.
