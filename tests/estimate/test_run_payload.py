@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.mfu_sources import LedgerMfu
 from trainbudget.estimate.run_payload import estimate_payload
 

@@ -25,11 +25,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from trainbudget.errors import InputError
-from trainbudget.vocabulary import FLOPS_TERM_NEEDS as TERM_NEEDS
-from trainbudget.vocabulary import FLOPS_TERMS
+from trainbudget.base.errors import InputError
+from trainbudget.base.vocabulary import FLOPS_TERM_NEEDS as TERM_NEEDS
+from trainbudget.base.vocabulary import FLOPS_TERMS
 
-# FLOPS_TERMS and TERM_NEEDS (each term's shape) are the plan's vocabulary (vocabulary.py).
+# FLOPS_TERMS and TERM_NEEDS (each term's shape) are the plan's vocabulary (base/vocabulary.py).
 
 
 Number = int | Decimal

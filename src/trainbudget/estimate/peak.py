@@ -10,7 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan

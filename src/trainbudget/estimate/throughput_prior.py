@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 RUNS_FILE = Path(__file__).with_name("published_runs.toml")
 Z90 = 1.2815515655446004  # the standard normal's 90th percentile

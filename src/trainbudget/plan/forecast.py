@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
+from trainbudget.base.vocabulary import FLOPS_TERM_NEEDS, FLOPS_TERMS
 from trainbudget.plan.checks import (
     FRACTION_01,
     NON_NEGATIVE_DECIMAL,
@@ -31,7 +32,6 @@ from trainbudget.plan.fields import (
     section,
     spec,
 )
-from trainbudget.vocabulary import FLOPS_TERM_NEEDS, FLOPS_TERMS
 
 FlopsTerm = Literal["recompute", "attention", "logits"]
 
