@@ -143,17 +143,7 @@ def decide(
         if plan is None:
             from trainbudget.cli.run_options import build_estimate
 
-            estimate = build_estimate(
-                params=params,
-                tokens=tokens,
-                gpus=gpus,
-                price=price,
-                gpu=gpu,
-                gpu_tflops=gpu_tflops,
-                precision=precision,
-                mfu=mfu,
-                model_class=model_class,
-            )
+            estimate = build_estimate(ctx.params)
             cost = clean_run_cost(estimate)
         else:
             from trainbudget.plan import load_plan

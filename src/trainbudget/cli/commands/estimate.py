@@ -134,30 +134,7 @@ def estimate(
             work_class=work_class,
             cluster=cluster,
         )
-    payload = build_estimate(
-        params=params,
-        tokens=tokens,
-        gpus=gpus,
-        price=price,
-        gpu=gpu,
-        gpu_tflops=gpu_tflops,
-        precision=precision,
-        mfu=mfu,
-        model_class=model_class,
-        method=method,
-        active_params=active_params,
-        n_layers=n_layers,
-        d_model=d_model,
-        seq_len=seq_len,
-        vocab=vocab,
-        flops_terms=flops_terms,
-        heads=heads,
-        micro_batch=micro_batch,
-        recompute=recompute,
-        zero_stage=zero_stage,
-        tensor_parallel=tensor_parallel,
-        measured=measured,
-    )
+    payload = build_estimate(ctx.params, measured=measured)
     if mfu is None and measured is None:
         _offer(ledger_path(ctx, ledger), payload["gpu"], work_class)
     if run_id is not None:
