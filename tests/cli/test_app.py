@@ -192,10 +192,11 @@ def test_demo_out_at_an_existing_file_is_exit_2(cli, tmp_path) -> None:
     assert target.read_text() == "keep me\n"
 
 
-def test_debug_shows_the_traceback(cli) -> None:
+def test_debug_shows_the_traceback(cli_process) -> None:
+    """The interpreter prints the re-raised error: a test of the process, not in-process."""
     argv = list(ESTIMATE)
     argv[argv.index("--gpus") + 1] = "1e30"
-    result = cli("--debug", *argv)
+    result = cli_process("--debug", *argv)
     assert result.code == 1 and result.stdout == ""
     assert "Traceback" in result.stderr and "InputError" in result.stderr
 
