@@ -11,6 +11,9 @@ its sane bound (limits.GATE_BOUNDS, docs/gates.md *Bounds*), as the plan's field
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -104,6 +107,17 @@ def tflops(flag: str, text: str | None) -> Fraction | None:
 
 def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
+
+
+@contextmanager
+def flag_names() -> Iterator[None]:
+    """Say a stage's InputError with flags: its fields in backticks (`gain_low`) and a leading
+    field name become the options they came from (--gain-low)."""
+    try:
+        yield
+    except InputError as exc:
+        text = re.sub(r"`(\w+)`", lambda m: "--" + m.group(1).replace("_", "-"), str(exc))
+        raise InputError(text) from None
 
 
 class WholeNumber(click.ParamType):

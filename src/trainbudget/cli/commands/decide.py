@@ -188,42 +188,29 @@ def decide(
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
-    """The PredictedGain from flags or from a fit's JSON; also the fit read and the baseline."""
-    from trainbudget.gates.decision import PredictedGain
+    """The PredictedGain (gates/given_gain.py) from the flags, a fit's JSON read when --fit is
+    given; also the fit read and the baseline."""
+    from trainbudget.gates.given_gain import given_gain
 
+    fitted = None
     if fit is not None:
         from trainbudget.scaling.fit_result import read_fit_result
 
-        if gain is not None:
-            raise InputError("--gain: give either --gain or --fit, not both")
-        base = parse.number("--baseline-loss", baseline_loss)
-        if base is None:
-            raise InputError("--baseline-loss: required with --fit (the loss the run must beat)")
         fitted = read_fit_result(fit)
-        predicted = PredictedGain.from_loss(
-            base, fitted.predicted_loss, fitted.interval, f"scaling fit {fit.name}"
+    base = parse.number("--baseline-loss", baseline_loss)
+    with parse.flag_names():
+        predicted = given_gain(
+            gain=parse.number("--gain", gain),
+            gain_uncertainty=parse.number("--gain-uncertainty", uncertainty),
+            gain_low=parse.number("--gain-low", low),
+            gain_high=parse.number("--gain-high", high),
+            gain_source=source,
+            fit_loss=fitted.predicted_loss if fitted else None,
+            fit_interval=fitted.interval if fitted else None,
+            fit_source=f"scaling fit {fit.name}" if fit else "scaling fit",
+            baseline_loss=base,
         )
-        return predicted, fitted, base
-    value = parse.number("--gain", gain)
-    if value is None:
-        raise InputError("--gain: required (or --fit with --baseline-loss)")
-    if uncertainty is not None:
-        if low is not None or high is not None:
-            raise InputError("--gain-uncertainty: give it or --gain-low/--gain-high, not both")
-        spread = parse.number("--gain-uncertainty", uncertainty)
-        return PredictedGain.plus_minus(value, spread, source), None, None
-    if low is None or high is None:
-        raise InputError(
-            "--gain-uncertainty: required (or both --gain-low and --gain-high); a gain without "
-            "its uncertainty cannot be judged"
-        )
-    return (
-        PredictedGain(
-            value, parse.number("--gain-low", low), parse.number("--gain-high", high), source
-        ),
-        None,
-        None,
-    )
+    return predicted, fitted, base if fitted else None
 
 
 def _competing(text: str):
