@@ -138,6 +138,7 @@ LAZY_CASES = [
         ],
         _NO_FRAMES + _JSON_ONLY,
     ),
+    (["gpus", "--json"], _NO_FRAMES + _JSON_ONLY),
     # The plan is read from YAML (which loads) by plan/fields.py's checks, not pydantic.
     (
         ["campaign", str(REPO_ROOT / "examples" / "demo-7b.plan.yaml"), "--json"],

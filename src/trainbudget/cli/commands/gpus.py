@@ -25,10 +25,14 @@ def gpus(sources: bool, as_json: bool) -> None:
     A TPU is one chip, a GB200 one GPU of its superchip: see --sources.
     --json prints every field, sources included.
     """
-    from trainbudget.cli.render.gpus import render_gpus
-
     payload = catalog_payload()
-    emit(payload, as_json, lambda console: render_gpus(console, payload, sources=sources))
+
+    def render(console: Any) -> None:
+        from trainbudget.cli.render.gpus import render_gpus  # rich: not for --json
+
+        render_gpus(console, payload, sources=sources)
+
+    emit(payload, as_json, render)
 
 
 def catalog_payload() -> dict[str, Any]:
