@@ -278,6 +278,10 @@ wait_option = click.option(
     "(default 10; 0 fails at once).",
 )
 campaign_option = text_option("--campaign", "Campaign id.", "ID")
+seed_option = whole_option("--seed", "Seed of the resampling.", default=0)
+cluster_tz_option = text_option(
+    "--cluster-tz", "Time zone sacct printed its times in.", "TZ", default="UTC"
+)
 
 
 def apply_wait(text: str | None) -> None:

@@ -21,6 +21,7 @@ from trainbudget.cli.options import (
     no_ledger_option,
     path_argument,
     path_option,
+    seed_option,
     text_option,
     value_option,
     whole_option,
@@ -38,7 +39,7 @@ from trainbudget.cli.output import emit, warn, working
 )
 @value_option("--baseline-loss", "Loss to beat; gives the predicted gain.", "LOSS")
 @whole_option("--bootstrap", "Bootstrap resamples for the intervals.", minimum=0, default=1000)
-@whole_option("--seed", "Seed of the resampling.", default=0)
+@seed_option
 @text_option("--confidence", "Coverage of the percentile intervals, in (0, 1).", "P", default="0.9")
 @value_option(
     "--budget-flops",

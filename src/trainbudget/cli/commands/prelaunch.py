@@ -19,6 +19,7 @@ from trainbudget.cli.options import (
     ledger_path,
     path_argument,
     path_option,
+    seed_option,
     text_option,
     value_option,
     whole_option,
@@ -48,7 +49,7 @@ from trainbudget.cli.output import emit, warn, working
     "--expected-interruptions", "Interruptions expected during the run.", "COUNT", default="1"
 )
 @whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1, default=200)
-@whole_option("--seed", "Seed of the resampling.", default=0)
+@seed_option
 @text_option(
     "--data-snapshot",
     "The data snapshot the run trains on (checked against the plan's).",

@@ -11,6 +11,7 @@ import click
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
     apply_wait,
+    cluster_tz_option,
     flag_option,
     json_option,
     ledger_option,
@@ -39,7 +40,7 @@ from trainbudget.cli.output import emit, emit_with_array, warn, working
     "else the newest landed export's).",
     "WEEK",
 )
-@text_option("--cluster-tz", "Time zone sacct printed its times in.", "TZ", default="UTC")
+@cluster_tz_option
 @text_option(
     "--cluster", "Cluster name for exports without a Cluster field.", "NAME", default="default"
 )

@@ -9,6 +9,7 @@ from trainbudget.cli.options import (
     json_option,
     ledger_option,
     ledger_path,
+    seed_option,
     text_option,
     whole_option,
 )
@@ -23,7 +24,7 @@ from trainbudget.cli.output import emit
 @whole_option(
     "--bootstrap", "Bootstrap resamples over jobs for the interval.", minimum=0, default=1000
 )
-@whole_option("--seed", "Seed of the resampling.", default=0)
+@seed_option
 @ledger_option
 @json_option
 @click.pass_context

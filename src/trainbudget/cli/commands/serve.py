@@ -9,6 +9,7 @@ import click
 
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
+    cluster_tz_option,
     flag_option,
     json_option,
     ledger_option,
@@ -27,7 +28,7 @@ from trainbudget.cli.options import (
 @path_option("--progress", "Application progress events (JSONL) for the review.")
 @path_option("--manifest", "Artifact manifest (CSV or JSONL) for the review.")
 @text_option("--cluster", "Cluster name of sacct records.", "NAME", default="default")
-@text_option("--cluster-tz", "Time zone sacct printed its times in.", "TZ", default="UTC")
+@cluster_tz_option
 @text_option(
     "--cron", "Weekly review schedule, a cron line (default: deploy/prefect.yaml's).", "CRON"
 )
