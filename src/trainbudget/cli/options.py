@@ -120,6 +120,12 @@ def flag_names() -> Iterator[None]:
         raise InputError(text) from None
 
 
+def _default(value: Any) -> dict[str, Any]:
+    """`default=` only when there is one: click counts an explicit default of None as a value
+    given, so a required option would pass unnoticed."""
+    return {} if value is None else {"default": value}
+
+
 class WholeNumber(click.ParamType):
     """A whole number ("8", "1_000"); anything else is a usage error naming the option."""
 
@@ -152,13 +158,9 @@ def value_option(
     and no default (7e9 stays exact)."""
     decls = (flag, name) if name else (flag,)
     return click.option(
-        *decls,
-        help=help_text,
-        metavar=metavar,
-        default=default,
-        required=required,
-        show_default=False,
-    )
+        *decls, help=help_text, metavar=metavar, required=required, show_default=False,
+        **_default(default),
+    )  # fmt: skip
 
 
 def text_option(
@@ -166,7 +168,7 @@ def text_option(
 ) -> Any:
     """An option for a word or a name (a precision, a campaign id); its default is shown."""
     decls = (flag, name) if name else (flag,)
-    return click.option(*decls, help=help_text, metavar=metavar, default=default)
+    return click.option(*decls, help=help_text, metavar=metavar, **_default(default))
 
 
 def flag_option(flag: str, help_text: str, *, name: str | None = None) -> Any:
@@ -188,15 +190,9 @@ def path_option(
     """An option naming a file or folder; `multiple` for a repeatable one (a tuple)."""
     decls = (flag, name) if name else (flag,)
     return click.option(
-        *decls,
-        type=PATH,
-        help=help_text,
-        metavar=metavar,
-        default=default,
-        multiple=multiple,
-        required=required,
-        show_default=default is not None,
-    )
+        *decls, type=PATH, help=help_text, metavar=metavar, multiple=multiple,
+        required=required, show_default=default is not None, **_default(default),
+    )  # fmt: skip
 
 
 def path_argument(name: str, help_text: str, metavar: str, *, many: bool = False) -> Any:
@@ -237,7 +233,7 @@ def whole_option(
 
     decls = (flag, name) if name else (flag,)
     return click.option(
-        *decls, type=WHOLE, help=help_text, metavar=metavar, default=default, callback=check
+        *decls, type=WHOLE, help=help_text, metavar=metavar, callback=check, **_default(default)
     )
 
 
