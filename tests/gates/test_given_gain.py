@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.gates.given_gain import given_gain
 
 D = Decimal

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.predicted import PredictedGain
 
 

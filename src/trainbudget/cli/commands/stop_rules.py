@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.help import command
@@ -26,7 +27,6 @@ from trainbudget.cli.options import (
     whole_option,
 )
 from trainbudget.cli.output import lazy, warn
-from trainbudget.errors import InputError
 
 
 @command("stop-rules")
