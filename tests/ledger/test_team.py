@@ -120,25 +120,104 @@ def test_one_file_landed_by_two_processes_at_once_is_landed_once(new_team_ledger
     ] * 2
 
 
-def test_a_killed_writer_leaves_the_ledger_before_or_wholly_landed(new_team_ledger, tmp_path):
+def psql(conninfo: str, sql: str) -> str:
+    """One SQL command through psql on the catalog database; its output (unaligned)."""
+    done = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-d", conninfo, "-c", sql],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
+def _catalog(location: str) -> str:
+    return location.removeprefix("ducklake:postgres:")
+
+
+def _snapshots(location: str) -> int:
+    return int(psql(_catalog(location), "SELECT count(*) FROM ducklake_snapshot"))
+
+
+def _data_files(location: str) -> list[Path]:
+    folder = psql(_catalog(location), "SELECT value FROM ducklake_metadata WHERE key = 'data_path'")
+    return list(Path(folder).rglob("*.parquet"))
+
+
+def _kill_when(args: list[str], reached, *, timeout_s: float = 600) -> bool:
+    """Start the writer, SIGKILL it as soon as `reached()` holds; whether it was reached
+    before the writer ended by itself."""
+    proc = _start(args)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            if reached():
+                proc.send_signal(signal.SIGKILL)
+                return True
+            time.sleep(0.02)
+        return False
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=60)
+
+
+class _CommitBlocked:
+    """A PostgreSQL session holding ducklake_snapshot in EXCLUSIVE mode: readers go on, a
+    commit (which inserts its snapshot row) waits; `waiting()` says a writer is waiting."""
+
+    def __init__(self, location: str) -> None:
+        self.catalog = _catalog(location)
+        self.session = subprocess.Popen(
+            ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", self.catalog],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert self.session.stdin and self.session.stdout
+        self.session.stdin.write(
+            "BEGIN; LOCK TABLE ducklake_snapshot IN EXCLUSIVE MODE; SELECT 'locked';\n"
+        )
+        self.session.stdin.flush()
+        assert self.session.stdout.readline().strip() == "locked"
+
+    def waiting(self) -> bool:
+        return psql(self.catalog, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
+                    "'Lock' AND datname = current_database()") != "0"  # fmt: skip
+
+    def release(self) -> None:
+        assert self.session.stdin
+        self.session.stdin.write("ROLLBACK;\n")
+        self.session.stdin.close()
+        self.session.wait(timeout=60)
+
+
+def test_a_writer_killed_at_each_point_leaves_the_ledger_before_or_wholly_landed(
+    new_team_ledger, tmp_path
+):
+    """SIGKILL chosen from the writer's progress: once its first Parquet file is written (the
+    landing under way), while its commit waits on the catalog (held by a lock, so the kill
+    lands inside the commit), and once its snapshot is in the catalog (committed, output not
+    yet all written). Before the commit the ledger is as before; after it, wholly landed."""
     team = new_team_ledger()
     before = _contents(team)
     file = str(tmp_path / "whole.duckdb")
     done = subprocess.run(_reconcile_args(file, 47, "alpha"), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     whole = _contents(file)
-    seen = []
-    for delay in (0.5, 2.0, 4.0, 6.0):
-        proc = _start(_reconcile_args(team, 47, "alpha"))
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=60)
-        state = _contents(team)
-        assert state in (before, whole), f"killed after {delay} s: a partial landing"
-        seen.append(state == whole)
-        if state == whole:
-            break
-    rerun = subprocess.run(_reconcile_args(team, 47, "alpha"), capture_output=True, text=True)
+    args = _reconcile_args(team, 47, "alpha")
+
+    files = len(_data_files(team))
+    assert _kill_when(args, lambda: len(_data_files(team)) > files), "no Parquet file written"
+    assert _contents(team) == before, "killed while landing: a partial landing"
+
+    blocked = _CommitBlocked(team)
+    try:
+        assert _kill_when(args, blocked.waiting), "the commit never waited on the catalog"
+    finally:
+        blocked.release()
+    assert _contents(team) == before, "killed inside the commit: a partial landing"
+
+    snapshots = _snapshots(team)
+    if _kill_when(args, lambda: _snapshots(team) > snapshots):
+        assert _contents(team) == whole, "killed after the commit: not wholly landed"
+    assert _contents(team) == whole  # landed whole, killed or not
+
+    rerun = subprocess.run(args, capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
     assert json.loads(rerun.stdout)["totals"] == json.loads(done.stdout)["totals"]
     assert _contents(team) == whole
