@@ -223,23 +223,54 @@ def test_a_writer_killed_at_each_point_leaves_the_ledger_before_or_wholly_landed
     assert _contents(team) == whole
 
 
-def test_readers_read_while_two_writers_write(new_team_ledger):
+# The landed tables a reader's counts are checked on (the caches depend on the commit order).
+_LANDED = ("manifest", "progress_events", "quarantine", "registry", "sacct_rows", "sources")
+
+
+def _landed_counts(tables: list[dict[str, object]]) -> tuple[object, ...]:
+    counts = {t["table"]: t["rows"] for t in tables}
+    return tuple(counts[name] for name in _LANDED)
+
+
+def _info(ledger: str) -> tuple[object, ...]:
+    read = subprocess.run(
+        [sys.executable, "-m", "trainbudget", "--ledger", ledger, "ledger", "info", "--json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert read.returncode == 0, read.stderr
+    return _landed_counts(json.loads(read.stdout)["tables"])
+
+
+def test_readers_read_while_two_writers_write(new_team_ledger, tmp_path):
+    """`ledger info` and `decisions` succeed beside two writers, and every info shows the
+    ledger as one of the states the two runs can leave it in: neither landed, one, or both
+    (those states taken from file ledgers landed in that order), never a run half landed."""
+    states = {_info(new_team_ledger())}
+    for name, runs in (("a", [(45, "alpha")]), ("b", [(46, "beta")]),
+                       ("ab", [(45, "alpha"), (46, "beta")])):  # fmt: skip
+        file = str(tmp_path / f"{name}.duckdb")
+        for week, cluster in runs:
+            done = subprocess.run(_reconcile_args(file, week, cluster), capture_output=True)
+            assert done.returncode == 0, done.stderr
+        states.add(_info(file))
     team = new_team_ledger()
     writers = [
         _start(_reconcile_args(team, 45, "alpha")),
         _start(_reconcile_args(team, 46, "beta")),
     ]
-    reads = 0
+    seen = []
     while any(w.poll() is None for w in writers):
-        for args in (["ledger", "info", "--json"], ["decisions", "--json"]):
-            read = subprocess.run(
-                [sys.executable, "-m", "trainbudget", "--ledger", team, *args],
-                capture_output=True, text=True,
-            )  # fmt: skip
-            assert read.returncode == 0, read.stderr
-            json.loads(read.stdout)
-            reads += 1
+        seen.append(_info(team))
+        read = subprocess.run(
+            [sys.executable, "-m", "trainbudget", "--ledger", team, "decisions", "--json"],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        assert read.returncode == 0, read.stderr
+        assert json.loads(read.stdout)["count"] == 0  # neither run decides anything
     for writer in writers:
         code, _, err = _finish(writer)
         assert code == 0, err
-    assert reads >= 2
+    seen.append(_info(team))
+    assert len(seen) >= 2
+    assert set(seen) <= states, f"a reader saw a half-landed run: {set(seen) - states}"
+    assert seen[-1] == _info(str(tmp_path / "ab.duckdb"))

@@ -372,9 +372,12 @@ class Ledger(SourceLanding):
 
     def table_counts(self) -> list[tuple[str, int]]:
         """(table, exact row count) for every table in the ledger, each table read whole (its
-        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported."""
+        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported.
+        All tables are read in one transaction (one snapshot)."""
         read_whole = 'SELECT count(*), sum(hash("{0}")) FROM "{0}"'
-        with damage_reported(self.path):
+        # One transaction: on the team ledger every table is read at one snapshot, so a
+        # reader beside writers sees each of their runs landed wholly or not at all.
+        with damage_reported(self.path), self.transaction():
             names = [name for name, _ in self.query("ledger/table_counts")]
             # Table names come from DuckDB's own catalog, not from user input.
             return [
