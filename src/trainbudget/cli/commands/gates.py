@@ -222,8 +222,8 @@ def decisions(
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
     render_decisions = lazy("trainbudget.cli.render.gates", "render_decisions")
-    from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
+    from trainbudget.ledger.decisions import list_decisions
 
     with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         rows = list_decisions(book, campaign_id=campaign, gate=gate, limit=limit)
