@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import LedgerConflict
+from trainbudget.base.errors import LedgerConflict
 from trainbudget.ledger import Ledger
 from trainbudget.reconcile.history import allocated_by_week
 from trainbudget.reconcile.land import land_progress, land_registry, land_sacct
