@@ -231,6 +231,6 @@ MfuOption = Annotated[
 ModelClassOption = Annotated[
     str,
     typer.Option(
-        "--model-class", help="dense, moe, cnn or snn (class-default MFU).", metavar="CLASS"
+        "--model-class", help="dense, moe, cnn or snn (the prior's kind).", metavar="CLASS"
     ),
 ]

@@ -15,7 +15,7 @@ from trainbudget.base.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator
 from trainbudget.estimate.exact import div, mul
 from trainbudget.estimate.memory import training_memory
-from trainbudget.estimate.run import default_mfu, estimate_run, implied_class
+from trainbudget.estimate.run import estimate_run, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_sources import LedgerMfu
@@ -59,18 +59,24 @@ def estimate_payload(
 ) -> dict[str, Any]:
     """Price one run (price in $/GPU-hour, peak in FLOP/s); the JSON payload, contract keys first.
 
-    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the class default
-    (by model class, the moe method implying moe, and precision); its provenance is the
+    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the throughput
+    prior's median (by model class, the moe method implying moe, and precision; the payload's
+    `throughput_prior` says which; cnn/snn take seed 004's class default); its provenance is the
     payload's `mfu_source` and `mfu_from` (null unless measured). The MFU counts the FLOPs of
     `method` plus `flops_terms` (the payload's `flops_basis`).
     """
     model_class = implied_class(model_class, method)
+    assumed_note = None
     if measured is not None:
         if mfu is not None:
             raise InputError("mfu: give either an MFU or one measured in the ledger, not both")
         utilisation, mfu_source = measured.mfu, measured.mfu_source
-    elif mfu is None:
-        utilisation, mfu_source = default_mfu(model_class, precision), "class-default"
+    elif mfu is None:  # no --mfu: the throughput prior, named in the payload
+        from trainbudget.estimate.throughput_prior import assumed_mfu
+
+        assumed = assumed_mfu(model_class, precision)
+        utilisation, mfu_source = assumed.mfu, assumed.source
+        assumed_note = assumed.note
     else:
         utilisation, mfu_source = mfu, "user"
 
@@ -108,7 +114,7 @@ def estimate_payload(
         "mfu": utilisation,
         "mfu_source": mfu_source,
         "mfu_from": None if measured is None else measured.to_payload(),
-        "model_class": model_class if mfu_source == "class-default" else None,
+        "model_class": model_class if assumed_note else None,
         "price_usd_per_gpu_hour": price,
         "method": result.method,
         "formula": result.formula,
@@ -116,6 +122,7 @@ def estimate_payload(
         "flops_terms": list(result.flops_terms),
         "model_flops_mfu": _model_flops_mfu(result, params, tokens, active_params),
         "memory": None,
+        "throughput_prior": assumed_note,
         "warnings": list(result.warnings) + ([] if measured is None else measured.warnings),
     }
     if micro_batch is not None:

@@ -70,7 +70,7 @@ def estimate(
         str | None,
         typer.Option(
             "--model-class",
-            help="dense, moe, cnn or snn (class-default MFU); dense, or moe with --method moe.",
+            help="dense, moe, cnn or snn (the prior's kind); dense, or moe with --method moe.",
             show_default=False,
         ),
     ] = None,
@@ -253,7 +253,8 @@ def campaign(
     payload = campaign_payload(result)
     payload["mfu_from"] = None if measured is None else measured.to_payload()
     payload["warnings"] += [] if measured is None else measured.warnings
-    if measured is None and result.main is not None and result.main.mfu_source == "class-default":
+    assumed = ("prior", "class-default")
+    if measured is None and result.main is not None and result.main.mfu_source in assumed:
         _offer(ledger_path(ctx, ledger), plan.main.gpu, work_class)
     for message in payload["warnings"]:
         warn(message)
@@ -296,13 +297,13 @@ def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
         # The offer is a courtesy, not worth a failure or a wait: say it was skipped.
         warn(
             f"ledger {ledger_file} is in use by another process: its measured MFUs were not "
-            "looked up (the class default is used)"
+            "looked up (the throughput prior's MFU is used)"
         )
         return
     found = [_offer_flags(offer) for offer in measured]
     if found:
         warn(
-            f"the MFU is the class default, but ledger {ledger_file} has measured ones; "
+            f"the MFU is the throughput prior's, but ledger {ledger_file} has measured ones; "
             f"to use one, pass: {'; or '.join(found)}"
         )
 
