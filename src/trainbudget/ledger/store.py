@@ -215,9 +215,24 @@ class Ledger(SourceLanding):
         return self._binds("main.schema_version")
 
     def _binds(self, qualified: str) -> bool:
-        """Whether `qualified` (a table name from our own code) names a table or view: bound,
-        not read. A lookup by name, where duckdb_tables() would list every catalog: on the
-        team ledger that reads DuckLake's whole catalog from PostgreSQL (0.3-0.5 s a call)."""
+        """Whether `qualified` (a table name from our own code) names a table or view.
+
+        On the file, duckdb_tables() is cheap, and a failed bind would abort an open
+        transaction on DuckDB 2.x. On the team ledger duckdb_tables() lists every catalog,
+        reading DuckLake's whole catalog from PostgreSQL (0.3-0.5 s a call), so the name is
+        bound instead: the team extra pins DuckDB 1.5.5, where a catalog error leaves the
+        transaction usable (tests/ledger/test_store.py checks both stores)."""
+        if not self.is_team:  # literal names: a bound parameter makes DuckDB 1.5.5 load pandas
+            schema, _, name = qualified.rpartition(".")
+            where = f"table_name = '{name.strip(chr(34))}'" + (
+                f" AND schema_name = '{schema}'" if schema else ""
+            )
+            return bool(
+                self.con.execute(
+                    f"SELECT count(*) FROM duckdb_tables() WHERE {where} "
+                    "AND database_name IN (current_database(), 'temp')"
+                ).fetchone()[0]
+            )
         try:
             self.con.execute(f"SELECT NULL FROM {qualified} LIMIT 0")
         except duckdb.CatalogException:
