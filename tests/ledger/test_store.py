@@ -88,6 +88,19 @@ def test_exception_inside_transaction_leaves_no_rows(ledger: Ledger) -> None:
     assert counts["quarantine"] == 0
 
 
+def test_an_unknown_table_is_refused_and_the_transaction_goes_on(ledger: Ledger) -> None:
+    """insert_rows names its table in our code: an unknown one is a KeyError, and the run's
+    transaction stays usable (on DuckDB 2.x a failed bind would abort it: the file asks the
+    catalog instead of binding the name)."""
+    with ledger.transaction():
+        source = ledger.begin_source(PLAN, "plan")
+        with pytest.raises(KeyError, match="no_such_table"):
+            ledger.insert_rows("no_such_table", [{"a": 1}])
+        ledger.quarantine_rows(source, [(1, "raw", "still writable")])
+        ledger.finish_source(source, 0)
+    assert dict(ledger.table_counts())["quarantine"] == 1
+
+
 def test_landing_the_same_file_twice_is_a_no_op(ledger: Ledger, tmp_path: Path) -> None:
     land_plan(ledger, PLAN)
     first = dict(ledger.table_counts())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,7 @@ from trainbudget.ledger.sql_files import load_sql, migrations
 # SQL that means something only to the DuckDB file: on the team ledger CHECKPOINT would run
 # DuckLake's whole maintenance (`trainbudget ledger maintain` does that, on a schedule).
 _FILE_ONLY = {"ledger/checkpoint"}
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # How often a team ledger's first open re-reads the schema when another process migrates it.
 _MIGRATE_TRIES = 5
 
@@ -210,12 +212,32 @@ class Ledger(SourceLanding):
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def _has_schema_version(self) -> bool:
-        return bool(
-            self.con.execute(
-                "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'schema_version' "
-                "AND database_name = current_database() AND schema_name = 'main'"
-            ).fetchone()[0]
-        )
+        return self._binds("main.schema_version")
+
+    def _binds(self, qualified: str) -> bool:
+        """Whether `qualified` (a table name from our own code) names a table or view.
+
+        On the file, duckdb_tables() is cheap, and a failed bind would abort an open
+        transaction on DuckDB 2.x. On the team ledger duckdb_tables() lists every catalog,
+        reading DuckLake's whole catalog from PostgreSQL (0.3-0.5 s a call), so the name is
+        bound instead: the team extra pins DuckDB 1.5.5, where a catalog error leaves the
+        transaction usable (tests/ledger/test_store.py checks both stores)."""
+        if not self.is_team:  # literal names: a bound parameter makes DuckDB 1.5.5 load pandas
+            schema, _, name = qualified.rpartition(".")
+            where = f"table_name = '{name.strip(chr(34))}'" + (
+                f" AND schema_name = '{schema}'" if schema else ""
+            )
+            return bool(
+                self.con.execute(
+                    f"SELECT count(*) FROM duckdb_tables() WHERE {where} "
+                    "AND database_name IN (current_database(), 'temp')"
+                ).fetchone()[0]
+            )
+        try:
+            self.con.execute(f"SELECT NULL FROM {qualified} LIMIT 0")
+        except duckdb.CatalogException:
+            return False
+        return True
 
     def migrate(self) -> list[int]:
         """Apply pending migrations, each in its own transaction; return the versions applied.
@@ -321,14 +343,8 @@ class Ledger(SourceLanding):
         return frame.height
 
     def _check_table(self, table: str) -> None:
-        known = {
-            r[0]
-            for r in self.con.execute(
-                "SELECT table_name FROM duckdb_tables() "
-                "WHERE database_name IN (current_database(), 'temp')"
-            ).fetchall()
-        }
-        if table not in known:
+        """KeyError unless `table` is a plain name of a ledger or temporary table."""
+        if not _PLAIN_NAME.fullmatch(table) or not self._binds(f'"{table}"'):
             raise KeyError(f"ledger has no table {table!r}")
 
     # --- transactions, provenance, quarantine -------------------------------------------
@@ -371,9 +387,12 @@ class Ledger(SourceLanding):
 
     def table_counts(self) -> list[tuple[str, int]]:
         """(table, exact row count) for every table in the ledger, each table read whole (its
-        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported."""
+        rows hashed), so DuckDB checks every block's checksum: a damaged file is reported.
+        All tables are read in one transaction (one snapshot)."""
         read_whole = 'SELECT count(*), sum(hash("{0}")) FROM "{0}"'
-        with damage_reported(self.path):
+        # One transaction: on the team ledger every table is read at one snapshot, so a
+        # reader beside writers sees each of their runs landed wholly or not at all.
+        with damage_reported(self.path), self.transaction():
             names = [name for name, _ in self.query("ledger/table_counts")]
             # Table names come from DuckDB's own catalog, not from user input.
             return [

@@ -44,6 +44,28 @@ def weeks_between(first: datetime, before: datetime, tz: str) -> list[Bounds]:
     return weeks
 
 
+def claim_weeks(ledger: Ledger, first: datetime | None, last: datetime | None) -> None:
+    """On the team ledger, claim every UTC week from the one holding `first` to the one holding
+    `last` (a no-op on the file). A landing claims the weeks it makes stale and a review the
+    weeks it caches, so the two cannot commit at once: a week cached from a snapshot without a
+    concurrent landing's lines would otherwise outlive that landing (snapshot isolation lets
+    both commit), and two reviews would each cache the same week."""
+    if not ledger.is_team or first is None or last is None:
+        return
+    start, _ = week_of(first, "UTC")
+    while start <= last:
+        ledger.claim("week", start.date().isoformat())
+        start += timedelta(days=7)
+
+
+def claim_source_weeks(ledger: Ledger, source_id: int) -> None:
+    """Claim (team ledger) the weeks a landing's lines reach, those sacct_stale_weeks.sql
+    removes from week_allocations."""
+    if ledger.is_team:
+        ((first, last),) = ledger.query("reconcile/history/source_reach", source_id=source_id)
+        claim_weeks(ledger, first, last)
+
+
 def landed_weeks(ledger: Ledger, source_ids: list[int], tz: str) -> tuple[str, Bounds] | None:
     """The weeks the lines of `source_ids` started in, as a name (`2026-W47`, or
     `2026-W45..2026-W47`) and [first Monday, the Monday after the last); None when they hold
@@ -97,6 +119,7 @@ def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bou
     }
     missing = [w for w in weeks if w not in cached]
     if missing:
+        claim_weeks(ledger, missing[0][0], missing[-1][1] - timedelta(microseconds=1))
         ledger.execute(
             "reconcile/history/fill_weeks",
             starts=[s for s, _ in missing],

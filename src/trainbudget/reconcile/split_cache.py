@@ -10,6 +10,7 @@ from its events, read for those jobs only, and stored for the next review.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from trainbudget.reconcile.timelines import (
 )
 
 if TYPE_CHECKING:
+    from trainbudget.ledger import Ledger
     from trainbudget.reconcile.relations import Session
 
 
@@ -132,6 +134,7 @@ def _store(
         )
     if not rows:
         return
+    _claim(session.ledger, rows)
     session.ledger.execute(
         "reconcile/review/tracked_splits_forget",
         clusters=[r["cluster"] for r in rows],
@@ -139,6 +142,22 @@ def _store(
         starts=[r["start_s"] for r in rows],
     )
     session.ledger.insert_rows("tracked_splits", rows)
+
+
+def _claim(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
+    """On the team ledger, claim the (cluster, UTC week of start) of every split about to be
+    stored: two reviews storing one allocation's split at once (neither saw a row to replace,
+    so neither deletes one) would each insert it, and the next review would read that
+    allocation twice; with the claim one of them is retried and reuses the other's."""
+    if not ledger.is_team:
+        return
+    keys = set()
+    for row in rows:
+        cluster = hashlib.sha256(row["cluster"].encode()).hexdigest()[:16]
+        week = (row["start_s"] - (row["start_s"] + 3 * 86400) % (7 * 86400)) // 86400
+        keys.add(f"{cluster}:{week}")  # the days since the epoch of that week's Monday (UTC)
+    for key in sorted(keys):
+        ledger.claim("splits", key)
 
 
 def _encode(job: TrackedJob) -> str:
