@@ -65,6 +65,7 @@ def check_review(review: Review) -> None:
     check_failure_fraction(review)
     check_sensitivity(review)
     check_jobs(review)
+    check_billing(review)
 
 
 def check_totals(review: Review) -> None:
@@ -255,11 +256,72 @@ def check_jobs(review: Review) -> None:
         )
 
 
+def check_billing(review: Review) -> None:
+    """ "Billing units" (reconcile/billing.py): the totals' billing-hours are the billing's;
+    the classes sum to the campaign's billing to date, and so do the weeks; the reviewed
+    week's row is the week's total; hours are seconds ÷ 3600."""
+    billing = getattr(review, "billing", None)
+    if billing is None:
+        return
+    t = review.totals
+    if "allocated_billing_seconds" in t:
+        _exact_equal(
+            "totals' billing-seconds = the billing's",
+            t["allocated_billing_seconds"],
+            billing.allocated_billing_seconds,
+        )
+        _hours_equal(
+            "totals' billing-hours = billing-seconds ÷ 3600",
+            t["allocated_billing_hours"],
+            Fraction(t["allocated_billing_seconds"], 3600),
+        )
+    to_date = sum(int(r["billing_seconds"]) for r in billing.by_class)
+    _exact_equal(
+        "the classes' billing-seconds = the weeks' (campaign to date)",
+        to_date,
+        sum(int(r["billing_seconds"]) for r in billing.by_week),
+    )
+    for row in (*billing.by_class, *billing.by_week):
+        _hours_equal(
+            f"billing {row.get('work_class') or row.get('week')}: hours = seconds ÷ 3600",
+            row["billing_hours"],
+            Fraction(int(row["billing_seconds"]), 3600),
+        )
+    if review.week is not None:
+        inside = [r for r in billing.by_week if review.week[0] <= r["week_start"] < review.week[1]]
+        _exact_equal(
+            "the reviewed week's billing by week = the week's billing",
+            sum(int(r["billing_seconds"]) for r in inside),
+            billing.allocated_billing_seconds,
+        )
+
+
+def check_estimate_billing(estimate: CampaignEstimate) -> None:
+    """ "Billing units" of the pre-launch estimate (estimate/billing.py): each line's
+    billing-hours = a job's billing × its GPU-hours ÷ a job's GPUs; the total is the lines'."""
+    billing = getattr(estimate, "billing", None)
+    if billing is None:
+        return
+    hours = {(ln.work_class, ln.name): ln.gpu_hours for ln in estimate.lines}
+    for line in billing.lines:
+        _hours_equal(
+            f"billing {line.work_class} {line.name}: billing × GPU-hours ÷ GPUs",
+            line.billing_hours,
+            line.billing * _q(hours[(line.work_class, line.name)]) / line.job_gpus,
+        )
+    _hours_equal(
+        "billing-hours = the lines' billing-hours",
+        billing.billing_hours,
+        _sum(line.billing_hours for line in billing.lines),
+    )
+
+
 # --- the pre-launch estimate --------------------------------------------------------------------
 
 
 def check_estimate(estimate: CampaignEstimate) -> None:
     """Every identity of the pre-launch report (report/prelaunch.py) on `estimate`."""
+    check_estimate_billing(estimate)
     price = _q(estimate.gpu_hour_usd)
     lines = [ln for ln in estimate.lines if ln.work_class != "storage"]
     # "Campaign lines" and the summary's first line.

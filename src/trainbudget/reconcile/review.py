@@ -20,6 +20,7 @@ from trainbudget.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile.billing import BillingReview, billing_finding, review_billing
 from trainbudget.reconcile.by_week import accounting_by_week
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.goodput import (
@@ -113,6 +114,8 @@ class Review:
     warnings: tuple[str, ...] = ()
     goodput: tuple[GoodputWeek, ...] = ()
     forecast_audit: tuple[dict[str, Any], ...] = ()
+    # The cluster's billing units (reconcile/billing.py): AllocTRES billing=N × elapsed.
+    billing: BillingReview | None = None
 
 
 def review(
@@ -146,6 +149,9 @@ def review(
         | {f"{k}_gpu_seconds": int(totals_row[k]) for k in FIVE}  # the exact figures
         | {"jobs": totals_row["jobs"]}
     )
+    billed = review_billing(session, plan, week, cluster_tz)
+    totals["allocated_billing_hours"] = billed.allocated_billing_hours
+    totals["allocated_billing_seconds"] = billed.allocated_billing_seconds
     by_class = {r["work_class"]: r for r in session.records("reconcile/summarize/actual_by_class")}
     if week_start is not None:
         earlier = untracked_before(session, week_start, cluster_tz)
@@ -178,6 +184,8 @@ def review(
                 now=datetime.now(UTC),
             )
     findings = _findings(session, plan, totals_row, tracked, week_end)
+    if (billing_disagrees := billing_finding(billed)) is not None:
+        findings.append(billing_disagrees)
     audit = audit_estimates(session)
     return Review(
         jobs_path=None,
@@ -203,6 +211,7 @@ def review(
             diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
         ),
         goodput=goodput,
+        billing=billed,
     )
 
 
