@@ -28,6 +28,7 @@ from trainbudget.report.tables import (
     quality_table,
     table_row_count,
 )
+from trainbudget.report.units import billing_section
 from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
@@ -221,6 +222,9 @@ def build_weekly_report(
     goodput_lines, goodput_tables = goodput_section(review, plan.campaign)
     summary += goodput_lines
     tables += goodput_tables
+    unit_lines, unit_tables = billing_section(review)  # the cluster's own units
+    summary += unit_lines
+    tables += unit_tables
     tables.append(Table.of("Gate decisions", gate_rows(gates), GATE_COLUMNS))
     tables.append(
         Table.of(

@@ -7,7 +7,7 @@ with the plan it read (when --plan is given). A defer is a success: exit 0.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -132,6 +132,34 @@ def admit(
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="The run being admitted.", metavar="ID")
     ] = None,
+    estimated_billing_hours: Annotated[
+        str | None,
+        value_option(
+            "--estimated-billing-hours", "The run in the cluster's billing-hours.", "HOURS"
+        ),
+    ] = None,
+    allocation_billing_hours: Annotated[
+        str | None,
+        value_option(
+            "--allocation-billing-hours", "The account's allocation, billing-hours.", "HOURS"
+        ),
+    ] = None,
+    allocation_gpu_hours: Annotated[
+        str | None,
+        value_option("--allocation-gpu-hours", "The account's allocation, GPU-hours.", "HOURS"),
+    ] = None,
+    allocation_used: Annotated[
+        str | None,
+        value_option("--allocation-used", "What the account has used, in its unit.", "HOURS"),
+    ] = None,
+    sreport: Annotated[
+        Path | None,
+        typer.Option(
+            "--sreport",
+            help="The used figure from `sreport -P cluster AccountUtilizationByUser` output.",
+            metavar="FILE",
+        ),
+    ] = None,
     no_ledger: NoLedgerOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
@@ -169,6 +197,13 @@ def admit(
             "require_data_snapshot": require_data_snapshot or None,
         },
     )
+    limits = _with_allocation(
+        limits,
+        allocation_billing_hours,
+        allocation_gpu_hours,
+        allocation_used,
+        sreport,
+    )
     budget = requested_budget(parse.amount("--budget-gpu-hours", budget_gpu_hours), loaded_plan)
     request = AdmissionRequest(
         estimated_gpu_hours=parse.amount("--estimated-gpu-hours", estimated_gpu_hours),
@@ -183,6 +218,7 @@ def admit(
         priority=priority,
         candidate=candidate,
         full_evaluation=not skip_full_evaluation,
+        estimated_billing_hours=parse.amount("--estimated-billing-hours", estimated_billing_hours),
     )
     outcome = admit_run(request, limits)
     campaign_id = campaign or (loaded_plan.campaign if loaded_plan else None)
@@ -202,6 +238,43 @@ def admit(
         campaign_id=campaign_id, run_id=run_id, as_json=as_json, render=render_admission,
         plan=plan,
     )  # fmt: skip
+
+
+def _with_allocation(
+    limits: Any,
+    billing_hours: str | None,
+    gpu_hours: str | None,
+    used: str | None,
+    sreport: Path | None,
+) -> Any:
+    """The limits with the account's allocation from the options (gates/allocation.py): the
+    plan's cluster.allocation, each figure replaced by an option; `--sreport FILE` reads the
+    used figure from sreport's parsable output (reconcile/sreport.py)."""
+    from dataclasses import replace
+
+    from trainbudget.gates.allocation import allocation_from_options
+
+    if sreport is not None and used is not None:
+        from trainbudget.errors import InputError
+
+        raise InputError("--allocation-used, --sreport: give one (the used figure)")
+    given_used, source = parse.amount("--allocation-used", used), "option"
+    allocation = allocation_from_options(
+        limits.allocation,
+        billing_hours=parse.amount("--allocation-billing-hours", billing_hours),
+        gpu_hours=parse.amount("--allocation-gpu-hours", gpu_hours),
+    )
+    if sreport is not None:
+        from trainbudget.errors import InputError
+        from trainbudget.reconcile.sreport import read_sreport_usage, used_for
+
+        if allocation is None:
+            raise InputError("--sreport: give the allocation too (--allocation-billing-hours …)")
+        usage = read_sreport_usage(sreport)
+        given_used = used_for(usage, allocation.unit, sreport)
+        source = f"{usage.source} (account {usage.account})"
+    allocation = allocation_from_options(allocation, used=given_used, used_source=source)
+    return replace(limits, allocation=allocation)
 
 
 def decisions(
