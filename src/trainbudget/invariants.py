@@ -66,6 +66,7 @@ def check_review(review: Review) -> None:
     check_sensitivity(review)
     check_jobs(review)
     check_billing(review)
+    check_burn_down(review)
 
 
 def check_totals(review: Review) -> None:
@@ -294,6 +295,21 @@ def check_billing(review: Review) -> None:
             sum(int(r["billing_seconds"]) for r in inside),
             billing.allocated_billing_seconds,
         )
+
+
+def check_burn_down(review: Review) -> None:
+    """ "Burn-down" (reconcile/burndown.py): it projects from the campaign to date that
+    actual-versus-plan prints, and its ceiling is the plan's."""
+    burn = getattr(review, "burn_down", None)
+    variance = review.variance
+    if burn is None or variance is None or "actual_gpu_hours" not in variance:
+        return
+    _hours_equal(
+        "burn-down to date = actual to date", burn.to_date_gpu_hours, variance["actual_gpu_hours"]
+    )
+    _hours_equal(
+        "burn-down ceiling = the plan's", burn.ceiling_gpu_hours, variance["ceiling_gpu_hours"]
+    )
 
 
 def check_estimate_billing(estimate: CampaignEstimate) -> None:

@@ -61,5 +61,6 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
         "forecast_audit": list(rv.forecast_audit),
         "billing": None if rv.billing is None else billing_payload(rv.billing),
+        "burn_down": None if rv.burn_down is None else rv.burn_down.as_dict(),
         "warnings": list(result.warnings),  # each also a line on stderr
     }
