@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import write_result
 from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_run
-from trainbudget.gates.audit import record_decision
 from trainbudget.gates.campaign import continue_main_run
 from trainbudget.gates.retention import (
     Artifact,
@@ -32,6 +31,7 @@ from trainbudget.gates.retention import (
     retention_outcome,
 )
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.decisions import record_decision
 
 
 def seed_rule(estimated, budget, checkpoint, interruptions):

@@ -67,7 +67,7 @@ def one(mode: str, json_path: Path) -> dict[str, float]:
         jobs = orjson.loads(json_path.read_bytes())
         table = Table.from_records("Jobs", [{c: j.get(c) for c in OLD_COLUMNS} for j in jobs])
     else:
-        from trainbudget.job_files import largest_jobs, write_jobs_csv
+        from trainbudget.reconcile.job_files import largest_jobs, write_jobs_csv
         from trainbudget.report.jobs import TOP_JOBS, JobList, jobs_table
 
         csv_path = json_path.with_suffix(".csv")

@@ -16,7 +16,7 @@ from prefect import serve
 from prefect.schedules import Cron
 
 from ledger_slot import ensure_ledger_limit
-from trainbudget.resources import resource_dir
+from trainbudget.files.resources import resource_dir
 
 
 def declared_deployments() -> list[dict[str, Any]]:

@@ -3,8 +3,8 @@ run's final state (the step runner, task runner and I/O retry rule: prefect_step
 
 Everything here is orchestration: the procedure is in `trainbudget.prelaunch` and
 `trainbudget.weekly`, the report is built and written by `trainbudget.report`; this module only
-hands results to the Prefect UI (shaped by `trainbudget.prefect_view`; report links are http
-addresses under TRAINBUDGET_REPORT_URL, see `trainbudget.report_server`). Importing it starts
+hands results to the Prefect UI (shaped by `trainbudget.report.prefect_view`; report links are http
+addresses under TRAINBUDGET_REPORT_URL, see `trainbudget.report.server`). Importing it starts
 nothing.
 """
 
@@ -24,13 +24,13 @@ from prefect.artifacts import (
 from prefect.events import emit_event
 from prefect.states import Completed, State
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.gates.outcome import GateOutcome
-from trainbudget.prefect_view import state_name, table_rows, verdict_markdown
 from trainbudget.report.model import Report
+from trainbudget.report.prefect_view import state_name, table_rows, verdict_markdown
+from trainbudget.report.runs import RunSummary, write_summary
+from trainbudget.report.server import report_url
 from trainbudget.report.write import write_report
-from trainbudget.report_server import report_url
-from trainbudget.runs import RunSummary, write_summary
 
 
 def artifact_key(*parts: str) -> str:

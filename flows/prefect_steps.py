@@ -1,4 +1,5 @@
-"""The procedures' step runner on Prefect (trainbudget.steps.StepRunner): each step a task.
+"""The procedures' step runner on Prefect (trainbudget.runner.steps.StepRunner): each step a task;
+and `run_procedure`, how every flow that writes the ledger ends.
 
 `run` calls a task in the flow's thread, `submit` starts it on the task runner beside the
 next steps, `map` starts one task per item (the trace ranks: threads, or prefect-dask's Dask
@@ -20,7 +21,10 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from flow_support import publish, say_when_refused
+from flow_support import finished, publish, say_when_refused
+from ledger_slot import ledger_slot
+from trainbudget.ledger import Ledger
+from trainbudget.ledger.retry import retrying
 
 DASK_ADDRESS_ENV = "TRAINBUDGET_DASK_ADDRESS"
 
@@ -95,3 +99,22 @@ class PrefectSteps:
 
 def _said_published(summary: dict[str, Any]) -> str:
     return f"Published the report, its tables and verdict as artifacts: {summary['report']}."
+
+
+def run_procedure(
+    procedure: Callable[..., tuple[Any, dict[str, Any]]],
+    inputs: Any,
+    ledger: Path | str | None,
+    what: str,
+) -> Any:
+    """Run `procedure(inputs, ledger, PrefectSteps())` on the ledger opened here, holding its
+    slot; on the team ledger a conflicting commit runs the procedure again whole (`what` names
+    the writes in that message). Returns the flow's final state, named for its verdict."""
+
+    def write() -> tuple[Any, dict[str, Any]]:
+        with Ledger.open(ledger) as book:
+            return procedure(inputs, book, PrefectSteps())
+
+    with ledger_slot(ledger):
+        _, summary = retrying(write, what=what)
+    return finished(summary)

@@ -13,12 +13,8 @@ from pathlib import Path
 
 from prefect import flow
 
-from flow_support import finished
-from ledger_slot import ledger_slot
-from prefect_steps import PrefectSteps, task_runner
+from prefect_steps import run_procedure, task_runner
 from trainbudget import prelaunch
-from trainbudget.ledger import Ledger
-from trainbudget.ledger.retry import retrying
 
 
 @flow(name=prelaunch.FLOW, task_runner=task_runner())
@@ -63,12 +59,6 @@ def prelaunch_estimate(
         data_snapshot=data_snapshot,
         report_root=report_root,
     )
-
-    def write() -> tuple:
-        # On the team ledger a conflicting commit runs the procedure again whole.
-        with Ledger.open(ledger) as book:
-            return prelaunch.run_prelaunch(inputs, book, PrefectSteps())
-
-    with ledger_slot(ledger):
-        _, summary = retrying(write, what="the pre-launch run's ledger writes")
-    return finished(summary)
+    return run_procedure(
+        prelaunch.run_prelaunch, inputs, ledger, "the pre-launch run's ledger writes"
+    )

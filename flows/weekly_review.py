@@ -14,12 +14,8 @@ from pathlib import Path
 
 from prefect import flow
 
-from flow_support import finished
-from ledger_slot import ledger_slot
-from prefect_steps import PrefectSteps
+from prefect_steps import run_procedure
 from trainbudget import weekly
-from trainbudget.ledger import Ledger
-from trainbudget.ledger.retry import retrying
 
 
 @flow(name=weekly.FLOW)
@@ -53,12 +49,4 @@ def weekly_review(
         live=live_sacct,
         report_root=report_root,
     )
-
-    def write() -> tuple:
-        # On the team ledger a conflicting commit runs the procedure again whole.
-        with Ledger.open(ledger) as book:
-            return weekly.run_weekly(inputs, book, PrefectSteps())
-
-    with ledger_slot(ledger):
-        _, summary = retrying(write, what="the weekly review's ledger writes")
-    return finished(summary)
+    return run_procedure(weekly.run_weekly, inputs, ledger, "the weekly review's ledger writes")

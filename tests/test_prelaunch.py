@@ -117,8 +117,8 @@ def test_a_quarantined_pilot_row_is_said_everywhere(tmp_path: Path, cli) -> None
     """Issue 23, deliverable 7: `prelaunch` quarantined line 18 (empty wall_seconds) of a pilot
     log and said nothing; `pilot` on the same file warned. Now stderr, --json `quarantined`,
     the report and the verdict artifact say it, in `pilot`'s words."""
-    from trainbudget.prefect_view import verdict_markdown
     from trainbudget.prelaunch import build_report
+    from trainbudget.report.prefect_view import verdict_markdown
 
     log = tmp_path / "steps.csv"
     lines = (REPO / "examples" / "pilot-7b.steps.csv").read_text(encoding="utf-8").splitlines()
@@ -218,10 +218,12 @@ def test_without_a_measured_mfu_the_report_and_the_forecast_show_one_prior_mfu(
     import tomllib
 
     import trainbudget.estimate as pkg
+    import trainbudget.prelaunch as procedure
     from trainbudget.estimate import mfu_rule
 
     real = mfu_rule.choose_mfu
-    monkeypatch.setattr(mfu_rule, "choose_mfu", lambda plan, **_: real(plan))
+    # The procedure imports the rule by name: patch the name it calls.
+    monkeypatch.setattr(procedure, "choose_mfu", lambda plan, **_: real(plan))
     plan = tmp_path / "prior.plan.yaml"
     plan.write_text(
         demo_inputs().plan.read_text(encoding="utf-8").replace(", mfu: 0.4}", "}")

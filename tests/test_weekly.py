@@ -11,8 +11,8 @@ import duckdb
 import orjson
 import pytest
 
+from trainbudget.base.errors import InputError
 from trainbudget.demo_data import DEMO_CLUSTER, demo_inputs
-from trainbudget.errors import InputError
 from trainbudget.ledger import Ledger
 from trainbudget.quality.landed import DataQualityError
 from trainbudget.weekly import WeeklyInputs, previous_week, reconcile, run_weekly
@@ -102,7 +102,7 @@ def test_the_weekly_result_report_and_artifact_say_what_was_quarantined(tmp_path
     `quarantined`, the HTML report and the Prefect verdict artifact's markdown."""
     from dataclasses import replace
 
-    from trainbudget.prefect_view import verdict_markdown
+    from trainbudget.report.prefect_view import verdict_markdown
     from trainbudget.weekly import build_report
 
     bad = tmp_path / "late.psv"

@@ -136,7 +136,7 @@ def prelaunch_row(
     """One campaign forecast from pre-launch inputs only, with its band against the actual."""
     from datetime import date
 
-    from trainbudget.errors import InputError
+    from trainbudget.base.errors import InputError
     from trainbudget.estimate.forecast import campaign_forecast
     from trainbudget.plan import load_plan
 

@@ -2,7 +2,8 @@
 
 Plain Python from typed inputs to a typed result. `run_prelaunch` is the sequence, written
 once: `trainbudget prelaunch` runs it with the inline step runner, flows/prelaunch_estimate.py
-with Prefect's (traces one task per rank, the scaling fit beside the landing; trainbudget.steps).
+with Prefect's (traces one task per rank, the scaling fit beside the landing;
+trainbudget.runner.steps).
 The plan is parsed once, in `prepare`; the landing and the decisions are one ledger
 transaction, so a failed step leaves the ledger as it was.
 """
@@ -15,19 +16,35 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget import run_log as said
-from trainbudget.errors import InputError
-from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
-from trainbudget.runs import RunSummary, run_folder
-from trainbudget.steps import INLINE, StepRunner
+from trainbudget.base.errors import InputError
+from trainbudget.estimate.campaign import main_peak
+from trainbudget.estimate.catalog import get_accelerator
+from trainbudget.estimate.invariants import check_estimate
+from trainbudget.estimate.mfu_rule import (
+    calibrated_main_mfu,
+    choose_mfu,
+    estimate_campaign,
+    record_choice,
+    stored_choice,
+)
+from trainbudget.estimate.run_payload import estimate_payload
+from trainbudget.gates.admission import admit_planned_run
+from trainbudget.gates.decision import PredictedGain, decide_run
+from trainbudget.gates.worth import CostBasis
+from trainbudget.ledger.decisions import record_decision
+from trainbudget.plan import land_plan, load_plan
+from trainbudget.reliability import plan_ledger_curve
+from trainbudget.report.prelaunch import build_prelaunch_report, scaling_figures
+from trainbudget.report.quarantine import QuarantinedFile, QuarantineSummary, with_quarantine
+from trainbudget.report.runs import RunSummary, run_folder
+from trainbudget.runner import log as said
+from trainbudget.runner.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
     from trainbudget.estimate.catalog import Accelerator
     from trainbudget.estimate.mfu_rule import MfuChoice
-    from trainbudget.gates.decision import PredictedGain
     from trainbudget.gates.outcome import GateOutcome
-    from trainbudget.gates.worth import CostBasis
     from trainbudget.ledger import Ledger
     from trainbudget.pilot.land import PilotResult
     from trainbudget.plan import Plan
@@ -110,8 +127,6 @@ class PrelaunchResult:
     gates: list[GateOutcome]
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_estimate
-
         check_estimate(self.estimate)  # every identity the report prints (BrokenIdentity)
 
     @property
@@ -126,8 +141,8 @@ class PrelaunchResult:
 
 def prepare(inputs: PrelaunchInputs) -> Prepared:
     """Check the inputs and parse the plan; InputError naming the field that is missing."""
-    from trainbudget.estimate.catalog import get_accelerator
-    from trainbudget.plan import load_plan
+    # The trace, scaling, pilot and quality modules load numpy, polars or pandas: imported by
+    # the steps that use them, so `decide --plan` (weighed_cost) pays for none of them.
     from trainbudget.trace.ranks import trace_files
 
     if inputs.gain is not None and inputs.ablations is not None:
@@ -148,15 +163,12 @@ def prepare(inputs: PrelaunchInputs) -> Prepared:
 
 def estimate_gain(prepared: Prepared) -> Gain:
     """The gain as given, or baseline − the scaling fit's loss at the plan's target (exact)."""
-    from trainbudget.gates.decision import PredictedGain
-
     inputs = prepared.inputs
     if inputs.gain is not None:
         return Gain(
             PredictedGain.plus_minus(inputs.gain, inputs.gain_uncertainty, inputs.gain_source),
             None,
         )
-    from trainbudget.report.prelaunch import scaling_figures
     from trainbudget.scaling.bootstrap import bootstrap_fits
     from trainbudget.scaling.fit import fit_scaling_law
     from trainbudget.scaling.gain import predict_gain, predict_loss
@@ -179,7 +191,6 @@ def land_inputs(ledger: Ledger, prepared: Prepared, summaries: list[RankSummary]
     """Land the plan, the pilot step logs and the trace summaries; check the pilot's quality."""
     from trainbudget.pilot.land import land_pilot
     from trainbudget.pilot.summary import PilotOptions
-    from trainbudget.plan import land_plan
     from trainbudget.quality.landed import check_pilot_inputs, require_quality
     from trainbudget.trace.combine import assign_ranks, choose_peak, combine_ranks
     from trainbudget.trace.land import land_summaries
@@ -209,17 +220,6 @@ def price_and_decide(
     ledger: Ledger, prepared: Prepared, landed: Landed, gain: Gain
 ) -> PrelaunchResult:
     """Choose the MFU, price the campaign, admit it and weigh its gain; record the decisions."""
-    from trainbudget.estimate.mfu_rule import (
-        calibrated_main_mfu,
-        choose_mfu,
-        estimate_campaign,
-        record_choice,
-    )
-    from trainbudget.gates.admission import admit_planned_run
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.gates.decision import decide_run
-    from trainbudget.reliability import plan_ledger_curve
-
     plan, summary = prepared.plan, landed.pilot.summary
     with ledger.transaction():
         mfu = choose_mfu(plan, pilot=summary.mfu, calibrated=calibrated_main_mfu(ledger))
@@ -262,9 +262,6 @@ def pilot_memory_gb(pilot: PilotResult) -> Decimal | None:
 
 def build_report(result: PrelaunchResult) -> Report:
     """The pre-launch report of the run (verdicts first)."""
-    from trainbudget.report.prelaunch import build_prelaunch_report
-    from trainbudget.report.quarantine import with_quarantine
-
     landed = result.landed
     report = build_prelaunch_report(
         result.estimate,
@@ -333,13 +330,6 @@ def weighed_cost(plan: Plan, ledger: Ledger | None) -> tuple[CostBasis, dict[str
     prices it (the campaign's recorded MFU choice, else the plan's rule; the ledger's MTBF fit
     when the plan says `mtbf: ledger`), and the plan's main run priced alone, from which the
     cheaper alternatives are priced (an `estimate --json` payload)."""
-    from trainbudget.estimate.campaign import main_peak
-    from trainbudget.estimate.catalog import get_accelerator
-    from trainbudget.estimate.mfu_rule import choose_mfu, estimate_campaign, stored_choice
-    from trainbudget.estimate.run_payload import estimate_payload
-    from trainbudget.gates.worth import CostBasis
-    from trainbudget.reliability import plan_ledger_curve
-
     main = plan.main
     if main.params is None or main.tokens is None:
         raise InputError(

@@ -17,6 +17,7 @@ from typing import Any
 import pandera.polars as pa
 import polars as pl
 
+from trainbudget.base.vocabulary import WORK_CLASSES
 from trainbudget.quality.rules import (
     JOB_ACCOUNTING_RULES,
     MANIFEST_RULES,
@@ -32,7 +33,6 @@ from trainbudget.quality.rules import (
     FieldRule,
     TableRules,
 )
-from trainbudget.vocabulary import WORK_CLASSES
 
 
 def _field(rules: TableRules, column: str) -> Any:

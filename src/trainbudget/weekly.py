@@ -2,24 +2,47 @@
 
 Plain Python from typed inputs to a typed result. `review_sequence` is the sequence, written
 once: `run_weekly` runs all of it and reports (the weekly flow with Prefect's step runner, a
-script or test inline; trainbudget.steps), and `reconcile` (`trainbudget reconcile`) is the
-same sequence without the data-quality checkpoint, stopped after the review. The landing, the
+script or test inline; trainbudget.runner.steps), and `reconcile` (`trainbudget reconcile`) is
+the same sequence without the data-quality checkpoint, stopped after the review. The landing, the
 check, the review and the decisions are one ledger transaction.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget import run_log as said
-from trainbudget.errors import InputError
-from trainbudget.quarantine import QuarantinedFile, QuarantineSummary
+from trainbudget.base.errors import InputError
+from trainbudget.estimate.mfu_rule import estimate_campaign, stored_choice
+from trainbudget.gates.weekly import weekly_gates, with_continuation
+from trainbudget.ledger.decisions import record_decision
+from trainbudget.plan import land_plan, load_plan, newest_landed_plan
+from trainbudget.reconcile.goodput import goodput_payload
+from trainbudget.reconcile.invariants import check_review
+from trainbudget.reconcile.job_files import CSV_NAME, PARQUET_NAME, write_job_files
+from trainbudget.reconcile.land import (
+    land_manifest,
+    land_progress,
+    land_registry,
+    land_sacct,
+    require_rows,
+)
+from trainbudget.reconcile.landed import landed_week, landing_warnings
+from trainbudget.reconcile.live import run_sacct
 from trainbudget.reconcile.report import ReconcileResult
-from trainbudget.runs import RunSummary, run_folder
-from trainbudget.steps import INLINE, StepRunner
+from trainbudget.reconcile.review import review, write_jobs
+from trainbudget.reconcile.week import week_bounds, zone
+from trainbudget.reliability import plan_ledger_curve
+from trainbudget.reliability.audit import with_forecast_audit
+from trainbudget.reliability.measured import store_measured
+from trainbudget.report.jobs import TOP_JOBS, JobList
+from trainbudget.report.quarantine import QuarantinedFile, QuarantineSummary, with_quarantine
+from trainbudget.report.runs import RunSummary, run_folder
+from trainbudget.report.weekly import build_weekly_report
+from trainbudget.runner import log as said
+from trainbudget.runner.steps import INLINE, StepRunner
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
@@ -73,40 +96,22 @@ def previous_week(now: datetime | None = None) -> str:
 
 def prepare_week(inputs: WeeklyInputs) -> PreparedWeek:
     """Check the zone and week and parse the plan, before anything is landed."""
-    from trainbudget.reconcile.week import week_bounds, zone
-
     zone(inputs.cluster_tz)
     bounds = week_bounds(inputs.week, inputs.cluster_tz) if inputs.week else None
-    plan = None
-    if inputs.plan is not None:
-        from trainbudget.plan import load_plan
-
-        plan = load_plan(inputs.plan)
+    plan = None if inputs.plan is None else load_plan(inputs.plan)
     return PreparedWeek(inputs, plan, inputs.week, bounds)
 
 
 def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
     """Land the plan, sacct (files, or `sacct` run here), registry, progress and manifest."""
-    from trainbudget.reconcile.land import (
-        land_manifest,
-        land_progress,
-        land_registry,
-        land_sacct,
-        require_rows,
-    )
-
     inputs = prepared.inputs
     ledger.execute("ledger/memory_limit", limit=DUCKDB_MEMORY_LIMIT)
     landed: list[Landed] = []
     with ledger.transaction():
         if prepared.plan is not None:
-            from trainbudget.plan import land_plan
-
             land_plan(ledger, inputs.plan, prepared.plan)
         files = list(inputs.sacct)
         if inputs.live:
-            from trainbudget.reconcile.live import run_sacct
-
             files.append(
                 run_sacct(ledger.path.parent / "sacct", prepared.bounds, inputs.cluster_tz)
             )
@@ -138,6 +143,7 @@ def land_records(ledger: Ledger, prepared: PreparedWeek) -> list[Landed]:
 
 def check_quality(ledger: Ledger, prepared: PreparedWeek, docs_dir: Path) -> QualityReport:
     """The week's Great Expectations checkpoint over what landed; DataQualityError if it fails."""
+    # Lazy: `trainbudget reconcile` runs no checkpoint, so polars and the suites stay out of it.
     from trainbudget.quality.landed import check_weekly_inputs, require_quality
 
     if prepared.bounds is None:
@@ -150,15 +156,9 @@ def review_week(
     ledger: Ledger, prepared: PreparedWeek
 ) -> tuple[Plan | None, MfuChoice | None, Review]:
     """Reconcile what is landed against the plan (given, else the newest landed) and its MFU."""
-    from trainbudget.estimate.mfu_rule import estimate_campaign, stored_choice
-    from trainbudget.plan import newest_landed_plan
-    from trainbudget.reconcile.review import review
-
     plan = prepared.plan or newest_landed_plan(ledger)
     mfu = planned = None
     if plan is not None:
-        from trainbudget.reliability import plan_ledger_curve
-
         mfu = stored_choice(ledger, plan)
         curve = plan_ledger_curve(ledger, plan, prepared.inputs.cluster)
         planned = estimate_campaign(plan, mfu, curve)
@@ -167,9 +167,6 @@ def review_week(
         ledger, plan, prepared.bounds, tolerance, planned, cluster_tz=prepared.inputs.cluster_tz
     )
     if plan is not None:
-        from trainbudget.reliability.audit import with_forecast_audit
-        from trainbudget.reliability.measured import store_measured
-
         store_measured(ledger, plan.campaign, prepared.week, result)
         result = with_forecast_audit(ledger, plan.campaign, planned, result)
     return plan, mfu, result
@@ -179,9 +176,6 @@ def decide_week(
     ledger: Ledger, prepared: PreparedWeek, plan: Plan, result: Review
 ) -> list[GateOutcome]:
     """Continuation, retry per failed job and retention; each recorded in the ledger."""
-    from trainbudget.gates.audit import record_decision
-    from trainbudget.gates.weekly import weekly_gates
-
     assert prepared.bounds is not None  # check_quality ran first
     gates = weekly_gates(plan, result, prepared.bounds)
     for outcome in gates:
@@ -218,15 +212,14 @@ def review_sequence(
     the weeks landed) → data-quality checkpoint (when `docs` is given) → review → gates
     (unless `stop_after_review`); then, after the commit, the week's jobs written as a JSON
     array to `jobs_path` (None: not written)."""
-    from trainbudget.reconcile.review import write_jobs
-
     # Steps that write inside the open transaction are not retried: a retry would land on
     # top of the failed attempt's writes.
     quality = gates = None
+    tz = prepared.inputs.cluster_tz
     with ledger.transaction():
         landed = steps.run("land-records", land_records, ledger, prepared, says=said.weekly_landed)
-        if prepared.bounds is None:
-            prepared = landed_scope(ledger, prepared, landed)
+        if prepared.bounds is None and (scope := landed_week(ledger, landed, tz)) is not None:
+            prepared = replace(prepared, week=scope[0], bounds=scope[1])
         if docs is not None:
             quality = steps.run(
                 "data-quality-checkpoint", check_quality, ledger, prepared, docs,
@@ -256,8 +249,6 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
     The week's jobs are written as a JSON array to `jobs_path` after the commit (None: not
     written; a table for a person needs only the largest jobs).
     """
-    from trainbudget.gates.weekly import with_continuation
-
     done = review_sequence(
         ledger, prepare_week(inputs), INLINE, docs=None, jobs_path=jobs_path,
         stop_after_review=True,
@@ -281,45 +272,6 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
     )  # fmt: skip
 
 
-def landed_scope(ledger: Ledger, prepared: PreparedWeek, landed: list[Landed]) -> PreparedWeek:
-    """Without --week: the weeks the sacct files of this run cover (landed now or before),
-    else those of the newest landing; everything only when no line has a time."""
-    from dataclasses import replace
-
-    from trainbudget.reconcile.history import landed_weeks, newest_sacct_source
-
-    tz = prepared.inputs.cluster_tz
-    ids = [item.source_id for item in landed if item.kind == "sacct" and item.source_id]
-    # Files whose every line a later export replaced cover no week of their own.
-    scope = (ids and landed_weeks(ledger, ids, tz)) or landed_weeks(
-        ledger, newest_sacct_source(ledger), tz
-    )
-    if scope is None:
-        return prepared
-    name, bounds = scope
-    return replace(prepared, week=name, bounds=bounds)
-
-
-def landing_warnings(landed: list[Landed]) -> list[str]:
-    """One line per file with quarantined rows, nothing landed, or landed before."""
-    warnings = []
-    for item in landed:
-        if item.rejected:
-            warnings.append(
-                f"{item.path}: nothing landed: {item.rows_quarantined} rows quarantined, "
-                "so it is not marked landed (landing it again retries it)"
-            )
-        elif item.rows_quarantined:
-            first = f"; first: {item.first_rejection}" if item.first_rejection else ""
-            warnings.append(
-                f"{item.path}: {item.rows_quarantined} rows quarantined (table quarantine{first})"
-            )
-        if item.already_landed:
-            warnings.append(f"{item.path}: already landed (same content); nothing new")
-        warnings += [f"{item.path}: {note}" for note in item.notes]
-    return warnings
-
-
 @dataclass(frozen=True)
 class WeeklyResult:
     """Everything the weekly report, summary and artifacts show."""
@@ -333,8 +285,6 @@ class WeeklyResult:
     quarantine: QuarantineSummary = field(default_factory=QuarantineSummary)
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_review
-
         check_review(self.review)  # every identity the report prints (BrokenIdentity)
 
     @property
@@ -356,30 +306,21 @@ def report_folder(prepared: PreparedWeek) -> Path:
     )
 
 
-def build_report(result: WeeklyResult, top_jobs: int | None = None) -> Report:
-    """The weekly review's report (verdicts first). With the jobs JSON written, every job goes
-    to jobs.csv and jobs.parquet beside the report and the report shows the `top_jobs` largest
-    (default 25)."""
-    from trainbudget.report.jobs import TOP_JOBS, JobList
-    from trainbudget.report.quarantine import with_quarantine
-    from trainbudget.report.weekly import build_weekly_report
+def write_jobs_beside_report(result: WeeklyResult, top_jobs: int = TOP_JOBS) -> JobList | None:
+    """The procedure's output step: every job of the week (the jobs JSON the review wrote) as
+    jobs.csv and jobs.parquet beside the report; the report's list holds the `top_jobs`
+    largest. None when no jobs JSON was written."""
+    if result.review.jobs_path is None:
+        return None
+    result.folder.mkdir(parents=True, exist_ok=True)
+    largest = write_job_files(result.review.jobs_path, result.folder, top_jobs)
+    return JobList(largest, int(result.review.totals["jobs"]), CSV_NAME, PARQUET_NAME)
 
+
+def build_report(result: WeeklyResult, jobs: JobList | None = None) -> Report:
+    """The weekly review's report (verdicts first), with `jobs` (write_jobs_beside_report) as
+    its jobs table and links; writes nothing."""
     assert result.prepared.week is not None
-    jobs = None
-    if result.review.jobs_path is not None:
-        from trainbudget.job_files import (
-            CSV_NAME,
-            PARQUET_NAME,
-            largest_jobs,
-            write_jobs_csv,
-            write_jobs_parquet,
-        )
-
-        csv = result.folder / CSV_NAME
-        write_jobs_csv(result.review.jobs_path, csv)
-        write_jobs_parquet(result.review.jobs_path, result.folder / PARQUET_NAME)
-        largest = largest_jobs(csv, TOP_JOBS if top_jobs is None else top_jobs)
-        jobs = JobList(largest, int(result.review.totals["jobs"]), CSV_NAME, PARQUET_NAME)
     report = build_weekly_report(
         result.plan, result.prepared.week, result.review, result.gates, result.quality,
         result.folder, result.mfu, jobs,
@@ -410,8 +351,6 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
 
 
 def _goodput(result: WeeklyResult) -> dict[str, Any]:
-    from trainbudget.reconcile.goodput import goodput_payload
-
     return goodput_payload(result.review.goodput, result.plan.campaign)
 
 
@@ -437,13 +376,14 @@ def run_weekly(
         prepared, done.plan, done.mfu, done.quality, done.review, done.gates,
         landed_quarantine(done.landed),
     )  # fmt: skip
+    jobs = steps.run(
+        "write-job-files", write_jobs_beside_report, result, says=said.weekly_job_files
+    )
     summary = summarize(result, (folder / "report.html").resolve())
-    return result, steps.publish(build_report(result), summary, key)
+    return result, steps.publish(build_report(result, jobs), summary, key)
 
 
 def _with_week(inputs: WeeklyInputs) -> WeeklyInputs:
-    from dataclasses import replace
-
     return inputs if inputs.week else replace(inputs, week=previous_week())
 
 

@@ -6,8 +6,8 @@ import errno
 
 import pytest
 
+from trainbudget.base.errors import EnvironmentFailure, InputError
 from trainbudget.cli.failures import classify
-from trainbudget.errors import EnvironmentFailure, InputError
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli import options
-from trainbudget.errors import InputError
 
 FLAG = "--x"
 PARSERS = {

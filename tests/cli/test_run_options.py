@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli.run_options import build_estimate, resolve_peak
-from trainbudget.errors import InputError
 
 RUN = {"params": "1e9", "tokens": "1e9", "gpus": "1", "price": "2.40", "gpu_tflops": "100"}
 

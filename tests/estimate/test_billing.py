@@ -32,7 +32,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.billing import billing, job_shape, weighted_tres
 from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.plan import parse_plan

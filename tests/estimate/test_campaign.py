@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.plan import load_plan, parse_plan
 

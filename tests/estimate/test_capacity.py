@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.capacity import CapacityOption, compare_capacity, option_cost
 
 H = Decimal(1) / 60  # a minute in hours

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, get_accelerator, list_accelerators
 
 CANONICAL = [

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.flops_basis import flops_basis
 from trainbudget.estimate.run import default_mfu, estimate_run, implied_class
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.estimate.forecast import forecast_main, resolve_mtbf
 from trainbudget.estimate.forecast_model import OVERHEAD_LINES, phase_overhead
@@ -28,26 +28,8 @@ prices: {gpu_hour_usd: 2.40}
 ceiling: {gpu_hours: 100000000}
 """
 # DESIGN.md's example: a 176B model on 384 A100s, in two phases, 32 hot spares.
-DESIGN_PLAN = (
-    BASE
-    + """\
-main:
-  gpu: A100-80GB
-  gpus: 384
-  params: 176e9
-  tokens: 366e9
-  throughput_tflops: 150
-  flops: {terms: [recompute, attention, logits], n_layers: 70, d_model: 14336,
-          seq_len: 2048, vocab: 250880}
-  phases:
-    - {tokens: 1e11, gpus: 192}
-    - {tokens: 2.66e11}
-reliability:
-  spare_gpus: 32
-  job_mtbf_hours: 112
-  restart_minutes: 10
-  checkpoint_write_minutes: 5
-"""
+DESIGN_PLAN = (REPO_ROOT / "tests" / "fixtures" / "plans" / "design-176b.plan.yaml").read_text(
+    encoding="utf-8"
 )
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from trainbudget.errors import InputError as PlanError
+from trainbudget.base.errors import InputError as PlanError
 from trainbudget.estimate.campaign import campaign_estimate
 from trainbudget.estimate.forecast_model import exact_sum
 from trainbudget.plan import parse_plan

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.run import default_mfu, estimate_from_flops, estimate_run
 
 A100_BF16 = 312 * 10**12

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.mfu_sources import LedgerMfu
 from trainbudget.estimate.run_payload import estimate_payload
 

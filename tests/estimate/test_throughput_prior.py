@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.throughput_prior import (
     RUNS_FILE,
     published_runs,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_planned_run, admit_run
 from trainbudget.gates.allocation import Allocation, allocation_block, allocation_from_options
 from trainbudget.plan import parse_plan

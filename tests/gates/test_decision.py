@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.gates.alternatives import RunShape, cheaper_alternatives
 from trainbudget.gates.decision import CompetingWork, PredictedGain, decide_run
 

@@ -11,17 +11,14 @@ import orjson
 
 from trainbudget.demo_data import DEMO_BASELINE_LOSS, DEMO_CLUSTER, demo_inputs
 from trainbudget.gates.admission import AdmissionRequest, admit_run
-from trainbudget.gates.audit import decision_key, list_decisions, record_decision
 from trainbudget.gates.campaign import continue_main_run
 from trainbudget.gates.outcome import GateOutcome
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.decisions import decision_key, list_decisions, record_decision
 from trainbudget.prelaunch import PrelaunchInputs, run_prelaunch
 from trainbudget.weekly import WeeklyInputs, run_weekly
 
-SACCT_HEADER = (
-    "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|Start|"
-    "End|AllocTRES|ReqTRES|NNodes|AllocCPUS|TRESUsageInTot"
-)
+from ..reconcile.conftest import HEADER, sacct_line
 
 
 def _decisions(ledger_path: Path) -> list[tuple]:
@@ -76,11 +73,11 @@ def test_the_weekly_review_twice_records_its_decisions_once(tmp_path: Path) -> N
     assert _decisions(ledger_path) == once
     # A new export with one more failed job of 4 GPUs x 1 h in the week changes the inputs.
     extra = tmp_path / "late.psv"
-    extra.write_text(
-        f"{SACCT_HEADER}\n9901|9901|late|proj|gpu|FAILED|1:0|01:00:00|3600|2026-11-18T10:00:00|"
-        "2026-11-18T10:00:00|2026-11-18T11:00:00|cpu=8,gres/gpu=4,node=1|gres/gpu=4|1|8|\n",
-        encoding="utf-8",
-    )
+    late = sacct_line(
+        "9901", "FAILED", name="late", exit_code="1:0", submit="2026-11-18T10:00:00",
+        start="2026-11-18T10:00:00", end="2026-11-18T11:00:00", tres="cpu=8,gres/gpu=4,node=1",
+    )  # fmt: skip
+    extra.write_text(f"{HEADER}\n{late}\n", encoding="utf-8")
     with Ledger.open(ledger_path) as book:
         run_weekly(_weekly(tmp_path, [extra]), book)
     after = _decisions(ledger_path)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.gates.admission import plan_limits
 from trainbudget.gates.retention import retention_policy
 from trainbudget.gates.stop_rules import planned_stop_rules

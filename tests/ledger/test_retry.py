@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainbudget.errors import InputError, LedgerConflict
+from trainbudget.base.errors import InputError, LedgerConflict
 from trainbudget.ledger import TeamLocation, resolve_location
 from trainbudget.ledger import retry as retry_module
 from trainbudget.ledger.retry import retrying

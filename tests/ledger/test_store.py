@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError, LedgerBusyError
+from trainbudget.base.errors import InputError, LedgerBusyError
 from trainbudget.ledger import Ledger, migrations, resolve_ledger_path
 from trainbudget.plan import land_plan
 

@@ -10,9 +10,9 @@ import sys
 from decimal import Decimal as D
 from pathlib import Path
 
-from trainbudget.gates.audit import list_decisions, record_decision
 from trainbudget.gates.campaign import continue_main_run
 from trainbudget.ledger import Ledger
+from trainbudget.ledger.decisions import list_decisions, record_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "src" / "trainbudget" / "demo_data"

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.ledger import Ledger
 from trainbudget.ledger.transfer import MANIFEST, export_ledger, import_ledger
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.pilot.ingest import read_step_log
 from trainbudget.quality.rules import MAX_STEP_SECONDS
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.pilot.land import SOURCE_KIND, land_pilot
 from trainbudget.pilot.summary import PilotOptions
 

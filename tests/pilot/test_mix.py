@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.pilot.mix import MixEntry, parse_shape_mix, resolve_mix
 from trainbudget.pilot.stats import BucketStats, Shape
 

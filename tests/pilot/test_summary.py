@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.catalog import get_accelerator
 from trainbudget.pilot.ingest import read_step_log
 from trainbudget.pilot.mix import parse_shape_mix

@@ -9,19 +9,17 @@ from trainbudget.quality.landed import check_weekly_inputs
 from trainbudget.reconcile.land import land_sacct
 from trainbudget.reconcile.week import week_bounds
 
-HEADER = (
-    "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|Start|"
-    "End|AllocTRES|ReqTRES|NNodes|AllocCPUS|TRESUsageInTot"
-)
+from ..reconcile.conftest import HEADER, sacct_line
+
 _DAY = "2026-11-24"
 
 
 def _line(job: str, elapsed_raw: str = "3600", tres: str = "gres/gpu=8", start: str = "00") -> str:
     """One --parsable2 line: 8 GPUs from {start}:00 to 01:00 on 24 November."""
-    return (
-        f"{job}|{job}|train|proj|gpu|COMPLETED|0:0|01:00:00|{elapsed_raw}|{_DAY}T00:00:00|"
-        f"{_DAY}T{start}:00:00|{_DAY}T01:00:00|{tres}|{tres}|1|64|"
-    )
+    return sacct_line(
+        job, elapsed_raw=elapsed_raw, tres=tres, submit=f"{_DAY}T00:00:00",
+        start=f"{_DAY}T{start}:00:00", end=f"{_DAY}T01:00:00",
+    )  # fmt: skip
 
 
 def test_checkpoint_passes_on_what_landed_from_a_file_with_bad_lines(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.ledger import Ledger
 from trainbudget.reconcile.land import land_registry, land_sacct, require_rows
 from trainbudget.weekly import WeeklyInputs, reconcile

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.land import land_progress, land_registry
 
 PROPERTIES = settings(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.fields import BIGINT_MAX, read_bool, read_date, read_int, read_time
 from trainbudget.reconcile.land import land_manifest, land_progress, land_registry
 from trainbudget.reconcile.live import sacct_command

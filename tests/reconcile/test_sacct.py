@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.land import land_sacct
 from trainbudget.reconcile.sacct import rejoin_free_text
 from trainbudget.reconcile.sacct_format import TextLayout, detect_layout

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.mtbf import FLEET_PRIOR
 from trainbudget.reliability.fit import FIXED, FREE, ThinHistory, fit_history
 from trainbudget.reliability.history import Exposure, History

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from trainbudget.base.errors import InputError
 from trainbudget.demo_data import DEMO_CLUSTER, demo_inputs
-from trainbudget.errors import InputError
 from trainbudget.ledger import Ledger
 from trainbudget.reliability import ledger_curve
 from trainbudget.reliability.measured import latest

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from trainbudget.job_files import largest_jobs, write_jobs_csv
+from trainbudget.reconcile.job_files import largest_jobs, write_jobs_csv
 from trainbudget.report.html import render_html
 from trainbudget.report.jobs import TOP_JOBS, JobList, jobs_table
 from trainbudget.report.model import Report

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.allocation import allocate
 from trainbudget.scaling.analysis import analyse_ablations, extrapolation_warnings
 from trainbudget.scaling.load import read_ablations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.bootstrap import bootstrap_fits, percentile_interval, resample_weights
 from trainbudget.scaling.fit import fit_scaling_law, hoffmann_grid, minimize_starts
 from trainbudget.scaling.gain import predicted_losses

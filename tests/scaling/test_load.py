@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.load import AblationColumns, read_ablations
 
 CHINCHILLA = AblationColumns(params="Model Size", flops="Training FLOP")

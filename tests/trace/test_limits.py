@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace import source
 from trainbudget.trace.inflate import Inflater
 from trainbudget.trace.parse import read_trace

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace import source
 from trainbudget.trace.parse import read_trace
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace.combine import Peak, combine_ranks
 from trainbudget.trace.ranks import summarize_files, trace_files
 

@@ -33,8 +33,8 @@ def record_or_emit(
     if no_ledger:
         _, payload = decide(None)
     else:
-        from trainbudget.gates.audit import record_decision
         from trainbudget.ledger import Ledger
+        from trainbudget.ledger.decisions import record_decision
 
         with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
             if plan is not None:

@@ -12,13 +12,13 @@ import errno
 import os
 import sys
 
-from trainbudget.errors import (
+from trainbudget.base.errors import (
     EnvironmentFailure,
     InputError,
     describe_os_error,
     environment_reason,
 )
-from trainbudget.ledger_location import damage_reason, damaged_file_in, damaged_ledger
+from trainbudget.ledger.preflight import damage_reason, damaged_file_in, damaged_ledger
 
 # A path the user gave that is missing or of the wrong kind: bad input, not a failing machine.
 _INPUT_ERRNOS = {errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EEXIST, errno.ENAMETOOLONG}

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from trainbudget.resources import resource_dir
+from trainbudget.files.resources import resource_dir
 
 FLOW_FILES = {"prelaunch-estimate": "prelaunch_estimate", "weekly-review": "weekly_review"}
 

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from trainbudget.errors import InputError
-from trainbudget.limits import within_gate_bound
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import within_gate_bound
 
 # Far beyond any real quantity (1e300 FLOPs), yet safe to multiply and to turn into an int.
 _LARGEST_EXPONENT = 300

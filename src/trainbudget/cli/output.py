@@ -16,9 +16,9 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from trainbudget.base.errors import EnvironmentFailure, describe_os_error
+from trainbudget.base.exact_json import dumps
 from trainbudget.cli.failures import silence_stdout
-from trainbudget.errors import EnvironmentFailure, describe_os_error
-from trainbudget.output import dumps
 
 # rich's Console is built on first use: `--json` output never imports it (start-up time).
 _CONSOLES: dict[str, Any] = {}

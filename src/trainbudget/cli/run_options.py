@@ -9,8 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli import options
-from trainbudget.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator, get_accelerator
 from trainbudget.estimate.exact import mul
 from trainbudget.estimate.run_payload import catalog_peak, estimate_payload

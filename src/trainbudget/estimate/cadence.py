@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from decimal import Context, Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import Numeric, non_negative, positive, to_decimal
 
 _CTX = Context(prec=50)

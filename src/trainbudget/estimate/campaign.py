@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.cadence import Cadence, checkpoint_cadence, job_mtbf_hours
 from trainbudget.estimate.campaign_lines import (
     CampaignLine,

@@ -13,7 +13,7 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 CATALOG_FILE = Path(__file__).with_name("gpus.toml")
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8")

@@ -10,10 +10,10 @@ from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from trainbudget.errors import InputError
-from trainbudget.limits import MAX_GPU_HOURS as MAX_GPU_HOURS  # re-exported: the one table
-from trainbudget.limits import MAX_GPUS as MAX_GPUS
-from trainbudget.limits import MAX_USD as MAX_USD
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import MAX_GPU_HOURS as MAX_GPU_HOURS  # re-exported: the one table
+from trainbudget.base.limits import MAX_GPUS as MAX_GPUS
+from trainbudget.base.limits import MAX_USD as MAX_USD
 
 _CONTEXT = Context(prec=50)
 # Products are kept exact (their digits add up); only quotients are rounded, to 50 digits.
@@ -92,7 +92,7 @@ def optional_non_negative(name: str, value: Any) -> Decimal | None:
 # Sane magnitudes (docs/estimate.md, "Bounds"): far beyond any real campaign, yet small enough
 # that every figure stays a finite double in any JSON reader and fits the ledger's
 # DECIMAL(38, 6) columns. A result beyond them is an input error naming the fields behind it.
-# GPUs, GPU-hours and dollars are the gates' bounds too: one table, in trainbudget/limits.py.
+# GPUs, GPU-hours and dollars are the gates' bounds too: one table, in trainbudget/base/limits.py.
 MAX_FLOPS = Decimal("1e40")  # the largest published runs are ~5e26 FLOPs
 MAX_SECONDS = Decimal("1e16")  # 300 million years of wall time
 MAX_GB_MONTHS = Decimal("1e15")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 FLOPS_METHODS: tuple[str, ...] = ("6nt", "attention", "recompute", "moe")
 

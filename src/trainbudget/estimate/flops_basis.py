@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 FLOPS_TERMS: tuple[str, ...] = ("recompute", "attention", "logits")
 # The shape each term needs.

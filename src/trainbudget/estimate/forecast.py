@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.cadence import daly_interval
 from trainbudget.estimate.exact import Numeric, div, mul
 from trainbudget.estimate.forecast_compute import PhaseWork, phase_work

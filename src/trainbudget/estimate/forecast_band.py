@@ -24,7 +24,7 @@ from decimal import Decimal
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.forecast_model import PhaseOverhead, exact_sum, phase_overhead
 from trainbudget.estimate.main_band import MEASURED_SIGMA, Z90  # noqa: F401 (re-exported)
 

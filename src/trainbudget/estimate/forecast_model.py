@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Context, Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import non_negative, positive
 
 _CTX = Context(prec=50)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import Numeric, div, mul, to_decimal
 
 RECOMPUTE_MODES = ("none", "selective", "full")

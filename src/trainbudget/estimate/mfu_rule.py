@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.run import default_mfu, implied_class
 
 if TYPE_CHECKING:

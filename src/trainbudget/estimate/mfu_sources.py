@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import div, to_decimal
 
 if TYPE_CHECKING:

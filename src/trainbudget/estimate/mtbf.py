@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from typing import Literal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 _CTX = Context(prec=50)
 

@@ -36,7 +36,7 @@ from decimal import Context, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan

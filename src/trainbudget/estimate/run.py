@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import (
     MAX_FLOPS,
     MAX_GPU_HOURS,

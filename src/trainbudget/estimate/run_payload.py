@@ -11,7 +11,7 @@ from dataclasses import asdict
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator
 from trainbudget.estimate.exact import div, mul
 from trainbudget.estimate.memory import training_memory

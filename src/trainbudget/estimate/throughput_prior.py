@@ -23,7 +23,7 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 RUNS_FILE = Path(__file__).with_name("published_runs.toml")
 Z90 = 1.2815515655446004  # the standard normal's 90th percentile

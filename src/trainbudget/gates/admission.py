@@ -15,12 +15,12 @@ from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import within_gate_bound
 from trainbudget.gates.allocation import Allocation, allocation_block, plan_allocation
 from trainbudget.gates.outcome import GateOutcome, taken
 from trainbudget.gates.outcome import hours as _h
 from trainbudget.gates.outcome import plain as _n
-from trainbudget.limits import within_gate_bound
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import finite, non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, plain, usd
 from trainbudget.gates.stop_rules import PROMOTABLE_STATES, ArtifactState

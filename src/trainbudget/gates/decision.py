@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import finite, non_negative
 from trainbudget.gates.outcome import GateOutcome, plain, usd
 from trainbudget.scaling.predicted import PredictedGain

@@ -7,21 +7,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from trainbudget.base.limits import within_gate_bound
+from trainbudget.base.vocabulary import GATES as GATES  # the names live below the ledger
 from trainbudget.estimate.exact import optional_non_negative
-from trainbudget.limits import within_gate_bound
-
-# Every gate's name, as GateOutcome.gate and the decisions table spell it (docs/gates.md).
-GATES = (
-    "admission",
-    "stop-rules",
-    "pilot-promotion",
-    "continuation",
-    "retry",
-    "evaluation-promotion",
-    "release-promotion",
-    "retention",
-    "decision",
-)
 
 
 def taken(name: str, value: Any) -> Decimal | None:

@@ -15,10 +15,10 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.base.vocabulary import ARTIFACT_ROLES as ROLES
 from trainbudget.estimate.exact import non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, usd
-from trainbudget.vocabulary import ARTIFACT_ROLES as ROLES
 
 if TYPE_CHECKING:
     from trainbudget.plan.gates import RetentionSection

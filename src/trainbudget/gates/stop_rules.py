@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import within_gate_bound
 from trainbudget.estimate.exact import non_negative
 from trainbudget.gates.outcome import GateOutcome, hours, taken, usd
-from trainbudget.limits import within_gate_bound
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import duckdb
 
-from trainbudget.errors import (
+from trainbudget.base.errors import (
     EnvironmentFailure,
     InputError,
     LedgerBusyError,
     environment_reason,
 )
-from trainbudget.ledger_location import (
+from trainbudget.ledger.preflight import (
     damage_reason,
     damaged_ledger,
     duckdb_file_name,

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainbudget.errors import InputError
-from trainbudget.ledger_location import TEAM_PREFIX, classify_ledger_location
+from trainbudget.base.errors import InputError
+from trainbudget.ledger.preflight import TEAM_PREFIX, classify_ledger_location
 
 DEFAULT_LEDGER = "trainbudget.duckdb"
 LEDGER_ENV = "TRAINBUDGET_LEDGER"

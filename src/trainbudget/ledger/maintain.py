@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 import duckdb
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.ledger.store import Ledger
 
 DEFAULT_RETENTION_DAYS = 30

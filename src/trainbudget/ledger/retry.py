@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from trainbudget.errors import LedgerConflict
+from trainbudget.base.errors import LedgerConflict
 
 T = TypeVar("T")
 ATTEMPTS = 6

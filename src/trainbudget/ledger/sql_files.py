@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from trainbudget.resources import resource_dir
+from trainbudget.files.resources import resource_dir
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 

@@ -18,16 +18,16 @@ from typing import Any
 
 import duckdb
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.files.permissions import hold_private_umask
 from trainbudget.ledger import team
 from trainbudget.ledger.file import connect as _connect
 from trainbudget.ledger.file import missing_folders as _missing_folders
 from trainbudget.ledger.file import remove_created as _remove_created
 from trainbudget.ledger.location import TeamLocation, resolve_location
+from trainbudget.ledger.preflight import damage_reported
 from trainbudget.ledger.sources import Source, SourceLanding, _now, sha256_of, source_options
 from trainbudget.ledger.sql_files import load_sql, migrations
-from trainbudget.ledger_location import damage_reported
-from trainbudget.permissions import hold_private_umask
 
 # SQL that means something only to the DuckDB file: on the team ledger CHECKPOINT would run
 # DuckLake's whole maintenance (`trainbudget ledger maintain` does that, on a schedule).

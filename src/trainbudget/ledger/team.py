@@ -23,7 +23,12 @@ from pathlib import Path
 
 import duckdb
 
-from trainbudget.errors import EnvironmentFailure, InputError, LedgerConflict, environment_reason
+from trainbudget.base.errors import (
+    EnvironmentFailure,
+    InputError,
+    LedgerConflict,
+    environment_reason,
+)
 from trainbudget.ledger.location import TeamLocation
 
 CATALOG = "ledger"  # the attached DuckLake's name; current_database() inside

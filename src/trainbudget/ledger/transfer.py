@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.files.literal import duckdb_path
 from trainbudget.ledger import team
 from trainbudget.ledger.location import TeamLocation, resolve_location
 from trainbudget.ledger.sql_files import migrations
 from trainbudget.ledger.store import Ledger
-from trainbudget.literal_paths import duckdb_path
 
 MANIFEST = "ledger-export.json"
 FORMAT = "trainbudget-ledger-export/1"

@@ -18,8 +18,8 @@ import orjson
 import pandera.polars as pa
 import polars as pl
 
-from trainbudget.errors import InputError
-from trainbudget.limits import MAX_NAME_CHARS
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import MAX_NAME_CHARS
 from trainbudget.schemas import PilotStep
 
 REQUIRED = ("run_id", "step", "wall_seconds", "seq_len", "batch_size", "gpus", "peak_memory_bytes")

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import polars as pl
 
+from trainbudget.base.exact_json import dumps
 from trainbudget.ledger import Ledger, sha256_of
-from trainbudget.output import dumps
 from trainbudget.pilot.ingest import COLUMNS, RejectedRow, StepLog, read_step_log
 from trainbudget.pilot.summary import PilotOptions, PilotSummary, summarize_pilot
 

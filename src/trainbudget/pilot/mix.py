@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.pilot.stats import BucketStats, Shape, observed_token_mix
 
 _ENTRY = re.compile(r"^\s*(\d+)\s*(?:[xX*]\s*(\d+))?\s*=\s*([0-9.eE+-]+)\s*(%?)\s*$")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.pilot.mfu import bucket_mfu, mfu_from_throughput, mixed_tokens_per_gpu_second
 from trainbudget.pilot.mix import MixEntry, ResolvedMix, resolve_mix
 from trainbudget.pilot.stats import (

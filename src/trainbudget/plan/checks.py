@@ -10,7 +10,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from trainbudget.limits import MAX_NAME_CHARS
+from trainbudget.base.limits import MAX_NAME_CHARS
 from trainbudget.plan.fields import Check, Invalid, Location
 
 

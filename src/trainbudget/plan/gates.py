@@ -11,8 +11,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
-from trainbudget.errors import InputError
-from trainbudget.limits import within_gate_bound
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import within_gate_bound
 from trainbudget.plan.checks import (
     NON_NEGATIVE_DECIMAL,
     NON_NEGATIVE_INT,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from trainbudget.errors import InputError
-from trainbudget.limits import byte_limit
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import byte_limit
 
 DEFAULT_MAX_PLAN_BYTES = 1 << 20
 MAX_PLAN_BYTES_ENV = "TRAINBUDGET_PLAN_MAX_BYTES"

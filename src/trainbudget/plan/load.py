@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.plan.fields import Invalid
 from trainbudget.plan.forecast import cross_section_problem
 from trainbudget.plan.limits import (

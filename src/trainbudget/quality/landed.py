@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.quality.checkpoint import QualityReport, run_quality_checks
 from trainbudget.quality.expectations import pilot_suite, progress_suite, sacct_suite
 

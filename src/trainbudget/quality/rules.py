@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainbudget.vocabulary import ARTIFACT_ROLES, PROGRESS_EVENTS, SLURM_STATES, WORK_CLASSES
+from trainbudget.base.vocabulary import ARTIFACT_ROLES, PROGRESS_EVENTS, SLURM_STATES, WORK_CLASSES
 
 # One allocation of more GPUs than this is a parsing error, not a job: the largest training
 # jobs published run on some 100,000 GPUs.

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 BIGINT_MAX = 2**63 - 1  # the ledger's BIGINT columns (step, size_bytes)
 _TRUE = {"true", "yes", "1", "y", "t"}

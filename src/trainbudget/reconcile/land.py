@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
+from trainbudget.files.text import require_utf8
 from trainbudget.quality.relation import take_invalid_rows
 from trainbudget.quality.rules import (
     MANIFEST_RULES,
@@ -36,7 +37,6 @@ from trainbudget.reconcile.progress import land_progress_file
 from trainbudget.reconcile.registry import registry_row
 from trainbudget.reconcile.sacct import normalize_stage, scan_bytes, stage_text
 from trainbudget.reconcile.sacct_json import stage_json
-from trainbudget.textcheck import require_utf8
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger

@@ -13,7 +13,7 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.sacct_format import LIVE_FIELDS
 from trainbudget.reconcile.week import zone
 

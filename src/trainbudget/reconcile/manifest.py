@@ -6,8 +6,8 @@ from typing import Any
 
 import orjson
 
+from trainbudget.base.vocabulary import ARTIFACT_ROLES as ROLES
 from trainbudget.reconcile.fields import read_date, read_int, read_time
-from trainbudget.vocabulary import ARTIFACT_ROLES as ROLES
 
 CONTRACT = ("artifact_id", "experiment_id", "job_id", "step", "size_bytes", "created", "role",
             "retain_until")  # fmt: skip

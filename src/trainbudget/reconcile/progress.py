@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trainbudget.literal_paths import duckdb_path
+from trainbudget.files.literal import duckdb_path
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger, Source

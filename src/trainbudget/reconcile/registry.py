@@ -10,8 +10,8 @@ from typing import Any
 
 import orjson
 
+from trainbudget.base.vocabulary import WORK_CLASSES
 from trainbudget.reconcile.fields import read_bool
-from trainbudget.vocabulary import WORK_CLASSES
 
 CONTRACT = ("job_id", "cluster", "experiment_id", "work_class", "code_revision",
             "data_snapshot", "result_valid", "diagnosed_cause", "cause_addressed")  # fmt: skip

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from trainbudget.reconcile.billing import billing_payload
 from trainbudget.reconcile.goodput import goodput_payload
+from trainbudget.reconcile.invariants import check_review
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_rule import MfuChoice
@@ -35,8 +36,6 @@ class ReconcileResult:
     variance: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        from trainbudget.invariants import check_review
-
         check_review(self.review)  # every identity the review's figures print (BrokenIdentity)
 
 

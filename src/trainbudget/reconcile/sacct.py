@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from trainbudget.errors import InputError, naming
-from trainbudget.limits import MAX_NAME_CHARS
-from trainbudget.literal_paths import duckdb_path
+from trainbudget.base.errors import InputError, naming
+from trainbudget.base.limits import MAX_NAME_CHARS
+from trainbudget.files.literal import duckdb_path
+from trainbudget.files.text import TextScan
 from trainbudget.quality.rules import SACCT_ROWS
 from trainbudget.reconcile.sacct_format import (
     FREE_TEXT_FIELDS,
@@ -24,7 +25,6 @@ from trainbudget.reconcile.sacct_format import (
     TextLayout,
     detect_layout,
 )
-from trainbudget.textcheck import TextScan
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainbudget.errors import InputError
-from trainbudget.vocabulary import SLURM_STATES as SLURM_STATES  # the states live below both
+from trainbudget.base.errors import InputError
+from trainbudget.base.vocabulary import SLURM_STATES as SLURM_STATES  # the states live below both
 
 # The format `trainbudget reconcile` expects from a headerless export, and asks for when it
 # runs sacct itself (plus Cluster, so several clusters can share a ledger).

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.reconcile.sacct import number_lines
 from trainbudget.reconcile.sacct_format import STAGE_COLUMNS
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 _UNIT = re.compile(r"^Usage reported in (TRES|CPU) (Seconds|Minutes|Hours)\s*$")
 _PER_HOUR = {"Seconds": 3600, "Minutes": 60, "Hours": 1}

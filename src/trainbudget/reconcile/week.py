@@ -6,7 +6,7 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 _WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
 

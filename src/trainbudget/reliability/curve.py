@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mtbf import MtbfCurve

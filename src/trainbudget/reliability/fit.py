@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.estimate.mtbf import FLEET_PRIOR, MtbfCurve
 from trainbudget.reliability.history import History
 

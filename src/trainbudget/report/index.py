@@ -1,6 +1,6 @@
 """The report folder's index.html: every run under it with its date, campaign, verdicts, links.
 
-It reads each run's summary.json (runs.py writes one beside every report.html), never the
+It reads each run's summary.json (report/runs.py writes one beside every report.html), never the
 ledger; a folder without a readable summary is left out. Links are relative to the index, or
 under `base_url` when the folder is served elsewhere.
 """

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.estimate.forecast_lines import forecast_lines
 from trainbudget.report import format as fmt
 from trainbudget.report.charts import scaling_fit_chart, sensitivity_chart
 from trainbudget.report.format import Column
@@ -54,7 +55,7 @@ def scaling_figures(
     law = fit.params
     intervals = {}
     if fits is not None and confidence is not None:
-        from trainbudget.scaling.bootstrap import percentile_interval
+        from trainbudget.scaling.bootstrap import percentile_interval  # numpy: only with fits
 
         intervals = {
             name: percentile_interval(fits.column(name), confidence) for name in law.as_dict()
@@ -220,7 +221,6 @@ FORECAST_COLUMNS = [
 
 def forecast_table(forecast: Forecast) -> Table:
     """The main-run forecast by line (compute, then each overhead), as `campaign` prints it."""
-    from trainbudget.estimate.forecast_lines import forecast_lines
 
     rows = [{**row, "line": row["line"].replace("_", " ")} for row in forecast_lines(forecast)]
     rows.append(

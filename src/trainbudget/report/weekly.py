@@ -87,7 +87,6 @@ def variance_rows(
 
 def _job_list(review: Review) -> JobList:
     """The review's own largest jobs (GPU-seconds) when the procedure gave no JobList."""
-    from trainbudget.reconcile.variance import gpu_hours
 
     largest = [
         j | {f"{k}_gpu_hours": gpu_hours(j[k] or 0) for k in _CLASSES} for j in review.top_jobs

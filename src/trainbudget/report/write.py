@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainbudget.permissions import private_files
+from trainbudget.files.permissions import private_files
 from trainbudget.report.html import render_html
 from trainbudget.report.markdown import render_markdown
 from trainbudget.report.model import Report

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.allocation import Allocation, allocate, compute_optimal
 from trainbudget.scaling.bootstrap import BootstrapFits, bootstrap_fits, percentile_interval
 from trainbudget.scaling.fit import HUBER_DELTA, PARAM_NAMES, FitResult, fit_scaling_law

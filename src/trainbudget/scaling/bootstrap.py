@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.fit import PARAM_NAMES, TIGHT, FitResult, minimize_starts
 
 MAX_BOOTSTRAP_STARTS = 3

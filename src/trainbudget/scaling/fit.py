@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.scaling.law import law_loss
 from trainbudget.scaling.lbfgs import BatchResult, minimize_rows
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 LAW_KEYS = frozenset({"E", "A", "B", "alpha", "beta"})
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import orjson
 
+from trainbudget.base.exact_json import dumps
 from trainbudget.ledger import Ledger, sha256_of
-from trainbudget.output import dumps
 from trainbudget.scaling.analysis import ScalingAnalysis
 
 KIND = "ablations"

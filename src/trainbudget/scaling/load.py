@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 MIN_DISTINCT_POINTS = 5
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace.categories import CATEGORIES
 from trainbudget.trace.summary import GpuFigures, RankSummary, StepSummary
 

@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 
 try:
     from isal import isal_zlib as _inflate_lib

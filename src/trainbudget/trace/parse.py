@@ -18,7 +18,7 @@ from typing import Any, Union
 import msgspec
 import numpy as np
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace.flops import FLOP_OPS
 from trainbudget.trace.source import Block, TraceSource, too_deep
 

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from trainbudget.errors import InputError
+from trainbudget.base.errors import InputError
 from trainbudget.trace.summary import RankSummary, summarize_rank
 
 TRACE_SUFFIXES = (".json", ".json.gz")

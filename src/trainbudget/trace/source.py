@@ -25,8 +25,8 @@ from typing import Any
 
 import msgspec
 
-from trainbudget.errors import InputError
-from trainbudget.limits import byte_limit
+from trainbudget.base.errors import InputError
+from trainbudget.base.limits import byte_limit
 from trainbudget.trace.inflate import MAX_BYTES_ENV, Inflater
 
 # Decompressed bytes read at a time, and the size a block of events grows to before a cut.

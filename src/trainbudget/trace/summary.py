@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trainbudget.errors import naming
+from trainbudget.base.errors import naming
 from trainbudget.trace.categories import CATEGORIES, COMMUNICATION, COMPUTATION, categorize
 from trainbudget.trace.flops import innermost, op_flops
 from trainbudget.trace.intervals import overlap_length, span, union_length

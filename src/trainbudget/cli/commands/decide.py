@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
@@ -29,7 +30,6 @@ from trainbudget.cli.options import (
     value_option,
 )
 from trainbudget.cli.output import lazy, warn
-from trainbudget.errors import InputError
 
 # Without --plan the run is given by these; with it, by the plan's main run.
 _RUN_FLAGS = ("--params", "--tokens", "--gpus", "--price", "--gpu", "--gpu-tflops", "--mfu")

@@ -34,8 +34,8 @@ def demo(
     as_json: JsonOption = False,
 ) -> None:
     """Run the pre-launch flow and the weekly review on bundled sample data; print the report."""
+    from trainbudget.base.errors import InputError
     from trainbudget.cli.output import emit, stderr_console
-    from trainbudget.errors import InputError
 
     if out.exists() and not out.is_dir():
         raise InputError(f"--out: {out} exists and is not a folder; give a folder for the demo")

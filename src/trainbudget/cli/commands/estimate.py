@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli.options import (
     GpuOption,
     GpusOption,
@@ -27,7 +28,6 @@ from trainbudget.cli.options import (
     whole_option,
 )
 from trainbudget.cli.output import emit, lazy, warn
-from trainbudget.errors import InputError
 
 MfuFromOption = Annotated[
     str | None,
@@ -194,7 +194,7 @@ def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
     """The ledger's fitted MTBF(n) when the plan says `mtbf: ledger` (read-only), else None."""
     if plan.reliability is None or plan.reliability.mtbf != "ledger":
         return None
-    from trainbudget.errors import InputError
+    from trainbudget.base.errors import InputError
     from trainbudget.estimate.forecast import LEDGER_MISSING
     from trainbudget.ledger import Ledger, ledger_exists, resolve_ledger_path
     from trainbudget.reliability import plan_ledger_curve
@@ -287,7 +287,7 @@ def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
     """With an explicit --ledger and no MFU given, say on stderr which measured MFUs it holds."""
     if ledger_file is None:
         return
-    from trainbudget.errors import LedgerBusyError
+    from trainbudget.base.errors import LedgerBusyError
     from trainbudget.estimate.mfu_sources import offers
 
     try:

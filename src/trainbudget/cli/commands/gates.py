@@ -255,7 +255,7 @@ def _with_allocation(
     from trainbudget.gates.allocation import allocation_from_options
 
     if sreport is not None and used is not None:
-        from trainbudget.errors import InputError
+        from trainbudget.base.errors import InputError
 
         raise InputError("--allocation-used, --sreport: give one (the used figure)")
     given_used, source = parse.amount("--allocation-used", used), "option"
@@ -265,7 +265,7 @@ def _with_allocation(
         gpu_hours=parse.amount("--allocation-gpu-hours", gpu_hours),
     )
     if sreport is not None:
-        from trainbudget.errors import InputError
+        from trainbudget.base.errors import InputError
         from trainbudget.reconcile.sreport import read_sreport_usage, used_for
 
         if allocation is None:
@@ -295,8 +295,8 @@ def decisions(
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
     render_decisions = lazy("trainbudget.cli.render.gates", "render_decisions")
-    from trainbudget.gates.audit import list_decisions
     from trainbudget.ledger import Ledger
+    from trainbudget.ledger.decisions import list_decisions
 
     with Ledger.open_existing(ledger_path(ctx, ledger)) as book:
         rows = list_decisions(book, campaign_id=campaign, gate=gate, limit=limit)

@@ -87,12 +87,12 @@ def serve(
 
     Example: PREFECT_API_URL=http://127.0.0.1:4200/api trainbudget serve --demo
     """
+    from trainbudget.base.errors import InputError
     from trainbudget.cli.flows import load_flow_module
     from trainbudget.cli.output import emit
-    from trainbudget.errors import InputError
     from trainbudget.ledger import TeamLocation, resolve_ledger_path, resolve_location
     from trainbudget.plan import load_plan
-    from trainbudget.report_server import report_base_url, serve_report_root
+    from trainbudget.report.server import report_base_url, serve_report_root
 
     # The team ledger goes to the flow runs as its location text; a file as its full path.
     location = resolve_location(ledger_path(ctx, ledger))

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
 from trainbudget.cli.options import (
@@ -22,7 +23,6 @@ from trainbudget.cli.options import (
     whole_option,
 )
 from trainbudget.cli.output import lazy, warn
-from trainbudget.errors import InputError
 
 
 def stop_rules(

@@ -52,9 +52,9 @@ def ui(
     import sys
     import tempfile
 
+    from trainbudget.base.errors import EnvironmentFailure, InputError
     from trainbudget.cli.output import emit, stderr_console
-    from trainbudget.errors import EnvironmentFailure, InputError
-    from trainbudget.report_server import report_base_url, serve_report_root
+    from trainbudget.report.server import report_base_url, serve_report_root
 
     if not 0 < port < 65536:
         raise InputError(f"--port: must be a port number from 1 to 65535, got {port}")
@@ -117,7 +117,7 @@ def _require_free(port: int) -> None:
     import errno
     import socket
 
-    from trainbudget.errors import EnvironmentFailure
+    from trainbudget.base.errors import EnvironmentFailure
 
     with socket.socket() as probe:
         try:
@@ -135,7 +135,7 @@ def _wait_healthy(server: subprocess.Popen, health_url: str, log: Path) -> None:
     import time
     import urllib.request
 
-    from trainbudget.errors import EnvironmentFailure
+    from trainbudget.base.errors import EnvironmentFailure
 
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

@@ -6,8 +6,8 @@ from typing import Any
 
 from rich.table import Table
 
+from trainbudget.base.exact_json import fmt_number
 from trainbudget.cli.render.text import number_column, print_table
-from trainbudget.output import fmt_number
 
 
 def _fmt(value: float | None, places: int = 1) -> str:
