@@ -112,8 +112,8 @@ def test_quick_commands_do_not_import_heavy_frameworks(argv: list[str], tmp_path
 
 
 # Made lazy for start-up (issue 17, bench/startup_bench.py): what each quick path must not load.
-# typer._adapters is typer 0.2x's pydantic coercion, which cli/coercion.py routes around.
-_NO_FRAMES = ("duckdb", "polars", "pandas", "numpy", "scipy", "typer._adapters")
+# The command line is click's: typer (with its pydantic TypeAdapter per option) never loads.
+_NO_FRAMES = ("duckdb", "polars", "pandas", "numpy", "scipy", "typer")
 _JSON_ONLY = ("pydantic", "yaml", "rich.console", "rich.table")
 LAZY_CASES = [
     (
@@ -138,6 +138,7 @@ LAZY_CASES = [
         ],
         _NO_FRAMES + _JSON_ONLY,
     ),
+    (["gpus", "--json"], _NO_FRAMES + _JSON_ONLY),
     # The plan is read from YAML (which loads) by plan/fields.py's checks, not pydantic.
     (
         ["campaign", str(REPO_ROOT / "examples" / "demo-7b.plan.yaml"), "--json"],

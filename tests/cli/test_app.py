@@ -192,10 +192,11 @@ def test_demo_out_at_an_existing_file_is_exit_2(cli, tmp_path) -> None:
     assert target.read_text() == "keep me\n"
 
 
-def test_debug_shows_the_traceback(cli) -> None:
+def test_debug_shows_the_traceback(cli_process) -> None:
+    """The interpreter prints the re-raised error: a test of the process, not in-process."""
     argv = list(ESTIMATE)
     argv[argv.index("--gpus") + 1] = "1e30"
-    result = cli("--debug", *argv)
+    result = cli_process("--debug", *argv)
     assert result.code == 1 and result.stdout == ""
     assert "Traceback" in result.stderr and "InputError" in result.stderr
 
@@ -310,3 +311,18 @@ def test_bad_input_to_a_write_command_leaves_no_new_ledger(cli, tmp_path, comman
     result = cli("--ledger", str(ledger), *command, cwd=tmp_path)
     one_error_line(result, 2, r".*no-such\.\w+: no such file.*")
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["estimate", "--tokens", "1e11", "--gpus", "8", "--price", "2", "--json"], "--params"),
+        (["admit", "--estimated-gpu-hours", "100", "--json"], "--expected-interruptions"),
+        (["prelaunch", str(PLAN), "--json"], "--pilot-log"),
+        (["fit", "x.csv", "--target-tokens", "1e9"], "--target-params"),
+        (["decide", "--params", "7e9", "--json"], "--min-gain"),
+        (["stop-rules", "--wall-hours", "1"], "--spent-usd"),
+    ],
+)
+def test_a_missing_required_option_is_a_usage_error(cli, tmp_path, argv, flag) -> None:
+    one_error_line(cli(*argv, cwd=tmp_path), 2, re.escape(f"Missing option '{flag}'."))

@@ -10,28 +10,31 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 import pytest
-import typer
 
 from trainbudget.cli.app import app
 from trainbudget.cli.examples import EXAMPLES
 
 REPO = Path(__file__).resolve().parents[2]
-# Python types leaking as metavars (`<bool>`, `<list[Path]>`), typer's ranges (`[x>=0]`) and
-# the braces typer puts around a required argument's name (`{plan_file}`).
-LEAKS = re.compile(r"<[a-zA-Z][\w\[\], ]*>|\[x[<>=]|\d<=x|\{\w+\}")
+# Python types leaking as metavars (`<bool>`, `<list[Path]>`, click's `INTEGER`),
+# ranges (`[x>=0]`) and braces around a required argument's name (`{plan_file}`).
+LEAKS = re.compile(r"<[a-zA-Z][\w\[\], ]*>|\[x[<>=]|\d<=x|\{\w+\}|\b(INTEGER|FLOAT|BOOLEAN)\b")
 
 
 def _commands() -> list[tuple[list[str], object]]:
-    """(path, click command) for the app, every group and every command under them."""
-    root = typer.main.get_command(app)
-    found, todo = [], [([], root)]
+    """(path, click command) for the app, every group and every command under them (a lazy
+    group's commands through list_commands / get_command, as click's help finds them)."""
+    found, todo = [], [([], app)]
     while todo:
         path, command = todo.pop(0)
         found.append((path, command))
-        for name, sub in sorted(getattr(command, "commands", {}).items()):
-            if not sub.hidden:
-                todo.append(([*path, name], sub))
+        if isinstance(command, click.Group):
+            ctx = click.Context(command, info_name="trainbudget")
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if not sub.hidden:
+                    todo.append(([*path, name], sub))
     return found
 
 
@@ -55,7 +58,7 @@ def test_help_at_80_columns(cli, path: list[str], command) -> None:
     assert leaks == []
     # The last section is the examples, each a `$ trainbudget …` line of this very command.
     tail = text[text.index("Examples:") :]
-    assert "╭" not in tail, "the examples come after every option panel"
+    assert "Options:" not in tail, "the examples come after every option"
     examples = [line.strip() for line in tail.splitlines() if line.strip().startswith("$ ")]
     assert 1 <= len(examples) <= 2
     for line in examples:
@@ -64,7 +67,7 @@ def test_help_at_80_columns(cli, path: list[str], command) -> None:
 
 @pytest.mark.parametrize(("path", "command"), CASES)
 def test_every_option_has_help_and_a_word_metavar(path: list[str], command) -> None:
-    ctx = typer.Context(command, info_name="trainbudget")
+    ctx = click.Context(command, info_name="trainbudget")
     for param in command.get_params(ctx):
         assert (param.help or "").strip(), f"{param.opts}: no help text"
         if getattr(param, "is_flag", False):

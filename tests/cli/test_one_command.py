@@ -1,4 +1,4 @@
-"""cli/app.py builds only the command a run names (start-up); help and errors read as before."""
+"""cli/app.py imports only the command a run names (start-up); help and errors read as before."""
 
 from __future__ import annotations
 
@@ -34,11 +34,28 @@ def test_the_command_is_found_after_the_global_options(
     assert cli_app._invoked_command(argv) == command
 
 
-def test_every_command_is_registered_again_after_a_run() -> None:
-    before = [info.name for info in cli_app.app.registered_commands]
-    assert cli_app.main(["campaign", "--help"]) == 0
-    assert [info.name for info in cli_app.app.registered_commands] == before
-    assert "campaign" in before and "estimate" in before and len(before) > 10
+def test_every_lazy_command_names_a_click_command_of_that_name() -> None:
+    import click
+
+    ctx = click.Context(cli_app.app, info_name="trainbudget")
+    names = cli_app.app.list_commands(ctx)
+    assert names == list(cli_app.COMMANDS)
+    for name in names:
+        command = cli_app.app.get_command(ctx, name)
+        assert isinstance(command, click.Command) and command.name == name
+
+
+def test_a_run_imports_only_its_own_command_module() -> None:
+    probe = (
+        "import sys\nfrom trainbudget.cli import main\n"
+        "code = main(['gpus', '--json'])\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('trainbudget.cli.commands.'))\n"
+        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "LOADED=trainbudget.cli.commands.gpus"
 
 
 def _run(*argv: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -64,3 +81,10 @@ def test_a_mistyped_command_is_still_matched_against_all_of_them(tmp_path: Path)
     run = _run("campaing", str(DEMO), tmp_path=tmp_path)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.strip().endswith("Did you mean 'campaign'?")
+
+
+def test_no_command_prints_the_help_and_exits_2(tmp_path: Path) -> None:
+    for argv in ([], ["ledger"]):
+        run = _run(*argv, tmp_path=tmp_path)
+        assert run.returncode == 2 and run.stderr == ""
+        assert run.stdout.startswith(" ".join(["Usage: trainbudget", *argv]))

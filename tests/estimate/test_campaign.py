@@ -85,14 +85,16 @@ def test_diagnostics_are_a_planned_line_and_in_every_sensitivity_case() -> None:
     assert result.sensitivity[0].gpu_hours == 800 + 8
 
 
-def test_main_derived_from_model_and_catalog() -> None:
+def test_main_derived_from_model_and_catalog(dense_prior_mfu: Decimal) -> None:
     plan = load_plan(DERIVED_PLAN)
     result = campaign_estimate(plan)
     (main,) = [ln for ln in result.lines if ln.work_class == "main"]
+    # No mfu in the plan: the dense 16-bit prior's median, never a silent class default.
     flops = 6 * Fraction(13, 10) * 10**9 * 26 * 10**10
-    wall_hours = flops / (16 * Fraction(9894, 10) * 10**12 * Fraction(2, 5)) / 3600
+    wall_hours = flops / (16 * Fraction(9894, 10) * 10**12 * Fraction(dense_prior_mfu)) / 3600
     assert abs(Fraction(main.gpu_hours) - 16 * wall_hours) < Fraction(1, 10**20)
-    assert result.main is not None and result.main.mfu_source == "class-default"
+    assert result.main is not None and result.main.mfu_source == "prior"
+    assert "band p10–p90" in main.detail and "(prior)" in main.detail
 
 
 def test_pilot_mfu_overrides_and_is_reported() -> None:
@@ -101,7 +103,7 @@ def test_pilot_mfu_overrides_and_is_reported() -> None:
     piloted = campaign_estimate(plan, mfu=Decimal("0.32"), mfu_source="pilot")
     assert piloted.main.mfu_source == "pilot"
     ratio = Fraction(piloted.main.gpu_hours) / Fraction(base.main.gpu_hours)
-    assert abs(ratio - Fraction(40, 32)) < Fraction(1, 10**30)
+    assert abs(ratio - Fraction(base.main.mfu) / Fraction(32, 100)) < Fraction(1, 10**30)
 
 
 def test_pilot_mfu_cannot_rederive_given_hours_without_a_model() -> None:

@@ -32,7 +32,8 @@ def _plan(main: str):
 @pytest.mark.parametrize(
     ("main", "pilot", "calibrated", "expected"),
     [
-        (DERIVED, None, None, MfuChoice(Decimal("0.4"), "class-default")),
+        # Nothing stated or measured: the dense 16-bit prior's median (conftest's oracle).
+        (DERIVED, None, None, MfuChoice(Decimal("0.3784"), "prior")),
         (DERIVED[:-1] + ", mfu: 0.31}", None, None, MfuChoice(Decimal("0.31"), "plan")),
         (DERIVED[:-1] + ", mfu: 0.31}", Decimal("0.35"), None, MfuChoice(Decimal("0.35"), "pilot")),
         (DERIVED, Decimal("0.35"), Decimal("0.28"), MfuChoice(Decimal("0.28"), "calibrated")),
@@ -43,8 +44,9 @@ def _plan(main: str):
         (DERIVED[:-1] + ", hours: 10}", Decimal("0.5"), None, MfuChoice(Decimal("0.5"), "pilot")),
     ],
 )
-def test_measured_beats_assumed(main, pilot, calibrated, expected) -> None:
+def test_measured_beats_assumed(main, pilot, calibrated, expected, dense_prior_mfu) -> None:
     assert choose_mfu(_plan(main), pilot=pilot, calibrated=calibrated) == expected
+    assert expected.mfu_source != "prior" or expected.mfu == dense_prior_mfu
 
 
 def test_the_chosen_mfu_prices_the_main_run() -> None:
@@ -58,9 +60,9 @@ def test_the_chosen_mfu_prices_the_main_run() -> None:
     assert estimate.main.mfu_source == "pilot"
 
 
-def test_a_stored_choice_is_read_back_for_the_campaign(ledger) -> None:
+def test_a_stored_choice_is_read_back_for_the_campaign(ledger, dense_prior_mfu) -> None:
     plan = _plan(DERIVED)
-    assert stored_choice(ledger, plan) == MfuChoice(Decimal("0.4"), "class-default")
+    assert stored_choice(ledger, plan) == MfuChoice(dense_prior_mfu, "prior")
     record_choice(ledger, "c", "prelaunch", MfuChoice(Decimal("0.398088"), "pilot"))
     record_choice(ledger, "other", "prelaunch", MfuChoice(Decimal("0.2"), "pilot"))
     assert stored_choice(ledger, plan) == MfuChoice(Decimal("0.398088"), "pilot")

@@ -103,13 +103,13 @@ def test_campaign_derives_the_main_run_with_the_calibrated_mfu(cli, calibrated_l
     assert data["mfu_from"]["mfu_source"] == "calibrated"
 
 
-def test_no_mfu_with_a_ledger_offers_the_measurements_but_keeps_the_default(cli, calibrated_ledger):
+def test_no_mfu_with_a_ledger_offers_the_measurements_but_keeps_the_prior(cli, calibrated_ledger):
     result = cli(
         *("--ledger", str(calibrated_ledger), "estimate", *SEED_RUN, "--gpu", "H100-SXM"),
         "--json",
     )
     assert result.code == 0
-    assert result.json()["mfu_source"] == "class-default"
+    assert result.json()["mfu_source"] == "prior"
     assert result.json()["mfu_from"] is None
     assert "--mfu-from calibrated --work-class main --cluster default" in result.stderr
     given = cli(

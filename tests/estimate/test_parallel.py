@@ -190,6 +190,22 @@ def test_campaign_reports_the_bubble_and_whether_the_rank_fits() -> None:
     assert any("does not fit" in w for w in tight.warnings)
 
 
+def test_a_layout_without_reliability_still_reports_the_bubble_and_the_rank() -> None:
+    layout = "{tp: 8, pp: 4, micro_batch: 1, global_batch: 1024, recompute: selective}"
+    text = _plan(layout).replace("reliability: {mtbf: fleet, checkpoint_write_minutes: 1}\n", "")
+    result = campaign_estimate(parse_plan(text))
+    assert result.forecast is None
+    band_only = result.main_band
+    # dp = 1024 / (8 · 4) = 32, m = 1024 / (1 · 32) = 32: (4 − 1) / (32 + 3).
+    assert float(band_only["pipeline_bubble_share"]) == pytest.approx(3 / 35)
+    assert band_only["memory_most_loaded_rank"]["fits"] is True
+    tight = campaign_estimate(
+        parse_plan(text.replace(layout, "{tp: 1, pp: 1, global_batch: 1024}"))
+    )
+    assert tight.main_band["memory_most_loaded_rank"]["fits"] is False
+    assert any("does not fit" in w for w in tight.warnings)
+
+
 @pytest.mark.parametrize(
     ("layout", "message"),
     [

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -34,11 +36,25 @@ def test_a_given_mfu_prices_the_run_exactly() -> None:
     )
 
 
-def test_without_an_mfu_the_class_default_is_used_and_named() -> None:
+def test_without_an_mfu_the_throughput_prior_is_used_and_named() -> None:
     payload = estimate_payload(**RUN, model_class="moe")
-    # Seed 004: MoE 0.15–0.3, the default is 0.2; 6e18 / (0.2 · 1e14) = 300,000 s.
-    assert payload["mfu_source"] == "class-default" and payload["model_class"] == "moe"
-    assert payload["wall_seconds"] == 300_000
+    # The MoE 16-bit prior: DeepSeek-V2 0.205 (bf16), DeepSeek-V3 0.173 and Llama 4 Behemoth
+    # 0.197 (fp8, ÷ 0.7 to 16-bit); the geometric mean to 4 digits, 6e18 / (MFU · 1e14) s.
+    mfu = math.exp((math.log(0.205) + math.log(0.173 / 0.7) + math.log(0.197 / 0.7)) / 3)
+    prior = Decimal(f"{mfu:.4g}")
+    assert payload["mfu"] == prior == Decimal("0.2425")
+    assert payload["mfu_source"] == "prior" and payload["model_class"] == "moe"
+    exact = Fraction(6 * 10**18) / (Fraction(prior) * 10**14)
+    assert abs(Fraction(payload["wall_seconds"]) - exact) < Fraction(1, 10**30)
+    assert "3 published moe run(s)" in payload["throughput_prior"]
+
+
+def test_a_kind_no_published_run_covers_keeps_the_class_default_labelled() -> None:
+    payload = estimate_payload(**RUN, model_class="cnn")
+    # Seed 004: CNN 0.1–0.2, the middle is 0.15; 6e18 / (0.15 · 1e14) = 400,000 s.
+    assert (payload["mfu"], payload["mfu_source"]) == (Decimal("0.15"), "class-default")
+    assert payload["wall_seconds"] == 400_000
+    assert "no published cnn run" in payload["throughput_prior"]
 
 
 def test_a_measured_mfu_replaces_the_default_and_keeps_its_provenance() -> None:

@@ -344,4 +344,4 @@ def test_estimate_skips_a_busy_ledger_and_says_so(ledger_path: Path) -> None:
     assert json.loads(proc.stdout)["gpu_hours"]
     (line,) = proc.stderr.strip().splitlines()
     assert f"ledger {ledger_path} is in use by another process" in line
-    assert "class default" in line
+    assert "throughput prior" in line

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from trainbudget.estimate.campaign import campaign_estimate
+from trainbudget.estimate.campaign_payload import campaign_payload
 from trainbudget.plan import parse_plan
 from trainbudget.plan.fields import keys_of
 from trainbudget.plan.forecast import FlopsSpec, Parallel, Phase, Reliability, Rollbacks
@@ -25,6 +26,13 @@ def test_a_complete_plan_on_the_page_is_forecast(text: str) -> None:
     if "reliability" in text:
         assert result.forecast is not None and result.forecast.band is not None
         assert result.forecast.band.p10 <= result.forecast.main_gpu_hours
+    # Every plan, with or without reliability: a throughput source and a band holding the
+    # main line's figure.
+    forecast = campaign_payload(result)["forecast"]
+    band = forecast["main_gpu_hours_band"]
+    assert forecast["throughput_source"] in ("plan", "pilot", "calibrated", "prior")
+    (main,) = [line for line in result.lines if line.work_class == "main"]
+    assert band["p10"] <= main.gpu_hours <= band["p90"]
 
 
 def test_the_deepseek_plan_is_priced_at_the_prior_with_its_layout() -> None:

@@ -42,3 +42,20 @@ def test_prelaunch_report_has_the_forecast_lines(tmp_path: Path, cli) -> None:
     main = fmt.gpu_hours(planned - others)
     assert f'<td class="num">{main}</td>' in html or f"<td>{main}</td>" in html, main
     assert forecast["mtbf_source"] == "plan" and "job MTBF 40" in html
+
+
+def test_without_reliability_the_report_shows_the_band_beside_the_main_line(
+    tmp_path: Path, cli
+) -> None:
+    demo = demo_inputs()
+    plan = tmp_path / "prior.plan.yaml"
+    plan.write_text(demo.plan.read_text().replace(", mfu: 0.4}", "}"))
+    result = cli(
+        "prelaunch", str(plan), "--pilot-log", str(demo.pilot_logs[0]),
+        "--gain", "0.05", "--gain-uncertainty", "0.01", "--no-ledger",
+        "--report-root", str(tmp_path / "reports"), "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.stderr
+    html = Path(orjson.loads(result.stdout)["report"]).read_text(encoding="utf-8")
+    # The pilot measured the MFU: its band (p90/p10 1.3) and what moves it, on the main line.
+    assert "band p10–p90" in html and "(throughput pilot; moved most by the throughput)" in html

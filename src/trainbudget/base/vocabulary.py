@@ -32,3 +32,12 @@ GATES = (
     "retention",
     "decision",
 )
+
+# The FLOPs terms a plan's `main.flops.terms` may count on top of 6·N·T, and the model shape
+# each one needs (the plan checks it; estimate/flops_basis.py prices it).
+FLOPS_TERMS = ("recompute", "attention", "logits")
+FLOPS_TERM_NEEDS = {
+    "attention": ("n_layers", "d_model", "seq_len"),
+    "recompute": (),
+    "logits": ("d_model", "vocab"),
+}

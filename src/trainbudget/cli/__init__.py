@@ -1,4 +1,4 @@
-"""The command line: the typer app (app.py), option parsing (options.py), commands, renderers."""
+"""The command line: the click app (app.py), option parsing (options.py), commands, renderers."""
 
 from trainbudget.cli.app import main
 

@@ -13,68 +13,78 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget import __version__
-from trainbudget.cli.coercion import install as install_coercion
-from trainbudget.cli.commands import decide as decide_commands
-from trainbudget.cli.commands import demo as demo_commands
-from trainbudget.cli.commands import estimate as estimate_commands
-from trainbudget.cli.commands import fit as fit_commands
-from trainbudget.cli.commands import gates as gates_commands
-from trainbudget.cli.commands import gpus as gpus_commands
-from trainbudget.cli.commands import ledger as ledger_commands
-from trainbudget.cli.commands import pilot as pilot_commands
-from trainbudget.cli.commands import prelaunch as prelaunch_commands
-from trainbudget.cli.commands import reconcile as reconcile_commands
-from trainbudget.cli.commands import reliability as reliability_commands
-from trainbudget.cli.commands import serve as serve_commands
-from trainbudget.cli.commands import stop_rules as stop_rules_commands
-from trainbudget.cli.commands import trace as trace_commands
-from trainbudget.cli.commands import ui as ui_commands
-from trainbudget.cli.examples import EXAMPLES
 from trainbudget.cli.failures import report_failure
-from trainbudget.cli.help import HelpGroup, apply_conventions, examples_epilog
-from trainbudget.cli.options import LedgerDataOption, LedgerOption, WaitOption, apply_wait
+from trainbudget.cli.help import LazyGroup
+from trainbudget.cli.options import (
+    apply_wait,
+    flag_option,
+    ledger_data_option,
+    ledger_option,
+    wait_option,
+)
 from trainbudget.ledger.retry import retrying
 
-install_coercion()
-app = typer.Typer(
-    name="trainbudget",
-    cls=HelpGroup,
-    help="Budget ML training campaigns: estimate before launch, reconcile every week.",
-    epilog=examples_epilog(EXAMPLES[""]),
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# In the order a campaign meets them: before launch, during the run, every week, plumbing.
+# Each is imported only when it runs or its help is shown (cli/help.py, LazyGroup).
+_COMMANDS = "trainbudget.cli.commands"
+COMMANDS = {
+    "estimate": f"{_COMMANDS}.estimate:estimate",
+    "campaign": f"{_COMMANDS}.estimate:campaign",
+    "gpus": f"{_COMMANDS}.gpus:gpus",
+    "pilot": f"{_COMMANDS}.pilot:pilot",
+    "trace": f"{_COMMANDS}.trace:trace",
+    "fit": f"{_COMMANDS}.fit:fit",
+    "admit": f"{_COMMANDS}.gates:admit",
+    "decide": f"{_COMMANDS}.decide:decide",
+    "stop-rules": f"{_COMMANDS}.stop_rules:stop_rules",
+    "prelaunch": f"{_COMMANDS}.prelaunch:prelaunch",
+    "reconcile": f"{_COMMANDS}.reconcile:reconcile",
+    "reliability": f"{_COMMANDS}.reliability:reliability",
+    "decisions": f"{_COMMANDS}.gates:decisions",
+    "demo": f"{_COMMANDS}.demo:demo",
+    "serve": f"{_COMMANDS}.serve:serve",
+    "ui": f"{_COMMANDS}.ui:ui",
+    "ledger": f"{_COMMANDS}.ledger:ledger_group",
+}
 
 
-def _print_version(value: bool) -> None:
-    if value:
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
         print(f"trainbudget {__version__}")
-        raise typer.Exit()
+        ctx.exit()
 
 
-@app.callback()
-def _global_options(
-    ctx: typer.Context,
-    ledger: LedgerOption = None,
-    ledger_data: LedgerDataOption = None,
-    wait: WaitOption = None,
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version."),
-    ] = False,
-    debug: Annotated[
-        bool,
-        typer.Option("--debug", help="On an error, show the Python traceback instead of one line."),
-    ] = False,
+@click.group(
+    "trainbudget",
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"], "show_default": True},
+)
+@ledger_option
+@ledger_data_option
+@wait_option
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_print_version,
+    help="Show the version.",
+)
+@flag_option("--debug", "On an error, show the Python traceback instead of one line.")
+@click.pass_context
+def app(
+    ctx: click.Context,
+    ledger: str | None,
+    ledger_data: str | None,
+    wait: str | None,
+    debug: bool,
 ) -> None:
     """Budget ML training campaigns: estimate before launch, reconcile every week."""
     ctx.obj = {"ledger": ledger, "debug": debug}
@@ -86,28 +96,7 @@ def _global_options(
     _STATE["debug"] = debug
 
 
-# In the order a campaign meets them: before launch, during the run, every week, plumbing.
-app.command("estimate")(estimate_commands.estimate)
-app.command("campaign")(estimate_commands.campaign)
-app.command("gpus")(gpus_commands.gpus)
-app.command("pilot")(pilot_commands.pilot)
-app.command("trace")(trace_commands.trace)
-app.command("fit")(fit_commands.fit)
-app.command("admit")(gates_commands.admit)
-app.command("decide")(decide_commands.decide)
-app.command("stop-rules")(stop_rules_commands.stop_rules)
-app.command("prelaunch")(prelaunch_commands.prelaunch)
-app.command("reconcile")(reconcile_commands.reconcile)
-app.command("reliability")(reliability_commands.reliability)
-app.command("decisions")(gates_commands.decisions)
-app.command("demo")(demo_commands.demo)
-app.command("serve")(serve_commands.serve)
-app.command("ui")(ui_commands.ui)
-app.add_typer(ledger_commands.app, name="ledger")
-# After every registration: each command gets the help conventions and its examples.
-apply_conventions(app)
-
-# The global options that take a value (the app callback's), skipped to find the command.
+# The global options that take a value (the app's own), skipped to find the command.
 _GLOBAL_VALUED = ("--ledger", "--ledger-data", "--wait")
 
 
@@ -123,22 +112,6 @@ def _invoked_command(argv: list[str]) -> str | None:
     return None
 
 
-@contextmanager
-def _only_command(name: str | None) -> Iterator[None]:
-    """Register only the command `name` while it runs: typer builds every registered command's
-    click command (~40 ms for all), and one is run. Any other name keeps them all, so help
-    and unknown-command errors read as before."""
-    commands, groups = app.registered_commands, app.registered_groups
-    command = [info for info in commands if info.name == name]
-    group = [info for info in groups if info.name == name]
-    if command or group:
-        app.registered_commands, app.registered_groups = command, group
-    try:
-        yield
-    finally:
-        app.registered_commands, app.registered_groups = commands, groups
-
-
 # Set by the app callback; main() reads it after the command's context is gone.
 _STATE: dict[str, bool] = {"debug": False}
 
@@ -146,8 +119,7 @@ _STATE: dict[str, bool] = {"debug": False}
 def _run(argv: list[str] | None) -> object:
     args = sys.argv[1:] if argv is None else argv
     if not _names_team_ledger(args) or _invoked_command(args) in _LONG_RUNNING:
-        with _only_command(_invoked_command(args)):
-            return app(args=argv, prog_name="trainbudget", standalone_mode=False)
+        return app.main(args=args, prog_name="trainbudget", standalone_mode=False)
     # On the team ledger a run's commit can conflict after its output is ready: stdout is
     # held until the command returns (after its commit) and dropped when it is retried.
     # Spooled: a million jobs' JSON (hundreds of MB) goes to a temporary file, not memory.
@@ -155,11 +127,7 @@ def _run(argv: list[str] | None) -> object:
     real, held = sys.stdout, io.TextIOWrapper(spool, encoding="utf-8", newline="")
     sys.stdout = held
     try:
-        with _only_command(_invoked_command(args)):
-            result = app(args=argv, prog_name="trainbudget", standalone_mode=False)
-    except typer.Exit:
-        _release(held, real)
-        raise
+        result = app.main(args=args, prog_name="trainbudget", standalone_mode=False)
     finally:
         sys.stdout = real
     _release(held, real)
@@ -201,15 +169,18 @@ def main(argv: list[str] | None = None) -> int:
         # whole; the command then runs again from the start (nothing was printed yet).
         result = retrying(lambda: _run(argv), what="the command")
         sys.stdout.flush()  # a full disk or closed pipe on stdout is an error of this run
-    except typer.Exit as exc:
+    except click.exceptions.Exit as exc:
         return exc.exit_code
-    except typer.Abort:
+    except click.exceptions.Abort:
         print("trainbudget: aborted", file=sys.stderr)
         return 130
-    except typer.TyperException as exc:
-        # Usage errors (typer's own click): one line, not the usage block.
-        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        print(f"trainbudget: error: {message}", file=sys.stderr)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # `trainbudget` (or `trainbudget ledger`) alone: the help, on stdout; a usage exit.
+        print(exc.ctx.get_help())
+        return 2
+    except click.ClickException as exc:
+        # Usage errors: one line, not the usage block.
+        print(f"trainbudget: error: {exc.format_message()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("trainbudget: interrupted", file=sys.stderr)

@@ -1,37 +1,31 @@
-"""How every command's help reads: metavars in words, flags without a type, examples last.
+"""How every command's help reads, and the group that imports a command only when it runs.
 
-`apply_conventions(app)` gives each registered command the HelpCommand class and its examples
-(cli/examples.py) as the epilog, so a command added later follows the same rules (docs/cli.md,
-"Conventions for a command's help").
+Every command is declared with `@command(...)` (HelpCommand): metavars in words, flags without
+a type, the catalog's GPU names filled in, its examples (cli/examples.py, by command path) last.
+The app is a LazyGroup: it knows each command by the module that declares it and imports that
+module when the command is invoked or its help is shown (click's documented way of lazily
+loading subcommands: a `click.Group` whose `list_commands` / `get_command` do the import).
+Conventions: docs/cli.md, "Conventions for a command's help".
 """
 
 from __future__ import annotations
 
-import re
+import difflib
+import functools
+import importlib
 from typing import Any
 
-import typer
-from typer.core import TyperCommand, TyperGroup
-from typer.models import DefaultPlaceholder
+import click
 
-from trainbudget.cli.examples import EXAMPLES
-
-# What a value option without its own metavar shows, by the Python type typer read.
-_FALLBACK = {"Path": "PATH", "int": "N", "str": "TEXT", "float": "X"}
+# What a value option without its own metavar shows, by its click type's name.
+_FALLBACK = {"path": "PATH", "whole number": "N", "integer": "N", "text": "TEXT", "float": "X"}
 
 
 def _word_metavars(params: list[Any]) -> list[Any]:
-    """Flags show no type (not `<bool>`); a value option without a metavar gets a word."""
+    """A value option without a metavar gets a word, never a type (`<path>`, `INTEGER`)."""
     for param in params:
-        if getattr(param, "param_type_name", "") == "argument":
-            # An argument's metavar is its name in the usage line; no `<path>` type beside it.
-            param.display_type_rich = _no_type
-        if getattr(param, "is_flag", False) or getattr(param, "count", False):
-            param.metavar = ""
-        elif param.metavar is None:
-            annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-            name = getattr(annotation, "__name__", "")
-            param.metavar = _FALLBACK.get(name, "VALUE")
+        if isinstance(param, click.Option) and not param.is_flag and param.metavar is None:
+            param.metavar = _FALLBACK.get(param.type.name, "VALUE")
     return params
 
 
@@ -49,59 +43,102 @@ def _fill_gpu_names(params: list[Any]) -> None:
         param.help = param.help.replace(GPU_NAMES, names)
 
 
-def _no_type(ctx: Any) -> None:
-    return None
+def _first_paragraph(text: str | None) -> str:
+    """The first paragraph of a help text on one line: the command list's short help."""
+    if not text:
+        return ""
+    import inspect
+
+    paragraph = inspect.cleandoc(text).split("\n\n", 1)[0]
+    return " ".join(paragraph.split())
 
 
-def _plain_usage(pieces: list[str]) -> list[str]:
-    """`{PLAN}` → `PLAN`: a required argument needs no braces in the usage line."""
-    return [re.sub(r"\{([^{}]*)\}", r"\1", piece) for piece in pieces]
+def _format_examples(ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    """The help's last section: `Examples:` and one `$ trainbudget …` line per example."""
+    from trainbudget.cli.examples import EXAMPLES
+
+    path = " ".join(ctx.command_path.split()[1:])
+    lines = EXAMPLES.get(path)
+    if not lines:
+        return
+    formatter.write_paragraph()
+    formatter.write_text("Examples:")
+    indent = " " * (formatter.current_indent + 2)
+    for example in lines:
+        # Continuation lines keep their own leading spaces (they align under the command).
+        first, *rest = example.splitlines()
+        formatter.write(f"{indent}$ {first}\n")
+        for line in rest:
+            formatter.write(f"{indent}{line}\n")
 
 
-class HelpCommand(TyperCommand):
-    """A typer command whose help follows the conventions above."""
+class HelpCommand(click.Command):
+    """A click command whose help follows the conventions above."""
 
-    def get_params(self, ctx: Any) -> list[Any]:
+    def get_params(self, ctx: click.Context) -> list[Any]:
         return _word_metavars(super().get_params(ctx))
 
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return _plain_usage(super().collect_usage_pieces(ctx))
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return self.short_help or _first_paragraph(self.help)
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         _fill_gpu_names(self.get_params(ctx))
         super().format_help(ctx, formatter)
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        _format_examples(ctx, formatter)
 
-class HelpGroup(TyperGroup):
-    """A typer group (the app, `ledger`) whose own options follow the conventions."""
 
-    def get_params(self, ctx: Any) -> list[Any]:
+class HelpGroup(click.Group):
+    """A group (`ledger`) whose own options and commands follow the conventions."""
+
+    command_class = HelpCommand
+
+    def get_params(self, ctx: click.Context) -> list[Any]:
         return _word_metavars(super().get_params(ctx))
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return self.short_help or _first_paragraph(self.help)
 
-def apply_conventions(app: typer.Typer, prefix: str = "") -> None:
-    """Every command of `app` (and of its sub-apps): HelpCommand and its examples as epilog."""
-    for info in app.registered_commands:
-        name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
-        if info.cls is None or info.cls is TyperCommand:
-            info.cls = HelpCommand
-        if info.epilog is None and f"{prefix}{name}" in EXAMPLES:
-            info.epilog = examples_epilog(EXAMPLES[f"{prefix}{name}"])
-    for group in app.registered_groups:
-        path = f"{prefix}{group.name}"
-        if _unset(group.cls):
-            group.cls = HelpGroup
-        if _unset(group.epilog) and path in EXAMPLES:
-            group.epilog = examples_epilog(EXAMPLES[path])
-        if group.typer_instance is not None:
-            apply_conventions(group.typer_instance, f"{path} ")
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)  # in the order they were declared, not sorted
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        _format_examples(ctx, formatter)
 
-def _unset(value: Any) -> bool:
-    return value is None or isinstance(value, DefaultPlaceholder)
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """An unknown command is one line that suggests the nearest name."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+        return super().resolve_command(ctx, args)
 
 
-def examples_epilog(lines: list[str]) -> str:
-    """The help's last section: `Examples:` and one `$ trainbudget …` line per example."""
-    body = "\n".join("  $ " + line.replace("[", "\\[") for line in lines)
-    return f"[bold]Examples:[/bold]\n{body}"
+class LazyGroup(HelpGroup):
+    """A group that knows its commands as "module:attribute" and imports one when it is needed:
+    a run of `trainbudget estimate` imports the estimate command's module only."""
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.commands, *(name for name in self.lazy_commands if name not in self.commands)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy_commands:
+            module, attribute = self.lazy_commands[cmd_name].split(":")
+            loaded = getattr(importlib.import_module(module), attribute)
+            if not isinstance(loaded, click.Command):
+                raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
+            self.add_command(loaded, cmd_name)
+        return self.commands.get(cmd_name)
+
+
+# Every command of the app is declared with these (the help conventions come with them).
+command = functools.partial(click.command, cls=HelpCommand)
+group = functools.partial(click.group, cls=HelpGroup)

@@ -3,17 +3,23 @@
 Numbers arrive as text and are read as exact Decimals ("7e9", "2.40", "1_000" stay exact); a
 bad value raises InputError naming the flag, e.g. `--mfu: must be in (0, 1], got '1.5'`.
 Stages take the parsed values and name their own fields; flag names are the CLI's business.
+The options every command shares are declared once here, as click decorators (`json_option`,
+`ledger_option`, the run's shape and price ...), so a flag reads the same in every command.
 A number option named like a gate quantity (`--estimated-gpu-hours`, `--max-gpus`) is held to
 its sane bound (limits.GATE_BOUNDS, docs/gates.md *Bounds*), as the plan's field is.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.base.errors import InputError
 from trainbudget.base.limits import within_gate_bound
@@ -103,6 +109,99 @@ def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
 
 
+@contextmanager
+def flag_names() -> Iterator[None]:
+    """Say a stage's InputError with flags: its fields in backticks (`gain_low`) and a leading
+    field name become the options they came from (--gain-low)."""
+    try:
+        yield
+    except InputError as exc:
+        text = re.sub(r"`(\w+)`", lambda m: "--" + m.group(1).replace("_", "-"), str(exc))
+        raise InputError(text) from None
+
+
+def _default(value: Any) -> dict[str, Any]:
+    """`default=` only when there is one: click counts an explicit default of None as a value
+    given, so a required option would pass unnoticed."""
+    return {} if value is None else {"default": value}
+
+
+class WholeNumber(click.ParamType):
+    """A whole number ("8", "1_000"); anything else is a usage error naming the option."""
+
+    name = "whole number"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return int(str(value).strip().replace("_", ""))
+        except ValueError:
+            self.fail(f"{value!r} is not a whole number.", param, ctx)
+
+
+WHOLE = WholeNumber()
+# A path as given (no existence check: the stage names a missing file as bad input itself).
+PATH = click.Path(path_type=Path)
+
+
+def value_option(
+    flag: str,
+    help_text: str,
+    metavar: str = "X",
+    *,
+    default: str | None = None,
+    required: bool = False,
+    name: str | None = None,
+) -> Any:
+    """An option for a number given as text (read by the parsers above), shown with a metavar
+    and no default (7e9 stays exact)."""
+    decls = (flag, name) if name else (flag,)
+    return click.option(
+        *decls, help=help_text, metavar=metavar, required=required, show_default=False,
+        **_default(default),
+    )  # fmt: skip
+
+
+def text_option(
+    flag: str, help_text: str, metavar: str, *, default: str | None = None, name: str | None = None
+) -> Any:
+    """An option for a word or a name (a precision, a campaign id); its default is shown."""
+    decls = (flag, name) if name else (flag,)
+    return click.option(*decls, help=help_text, metavar=metavar, **_default(default))
+
+
+def flag_option(flag: str, help_text: str, *, name: str | None = None) -> Any:
+    """An on/off flag, off by default."""
+    decls = (flag, name) if name else (flag,)
+    return click.option(*decls, is_flag=True, default=False, help=help_text)
+
+
+def path_option(
+    flag: str,
+    help_text: str,
+    metavar: str = "FILE",
+    *,
+    default: Path | None = None,
+    multiple: bool = False,
+    required: bool = False,
+    name: str | None = None,
+) -> Any:
+    """An option naming a file or folder; `multiple` for a repeatable one (a tuple)."""
+    decls = (flag, name) if name else (flag,)
+    return click.option(
+        *decls, type=PATH, help=help_text, metavar=metavar, multiple=multiple,
+        required=required, show_default=default is not None, **_default(default),
+    )  # fmt: skip
+
+
+def path_argument(name: str, help_text: str, metavar: str, *, many: bool = False) -> Any:
+    """A required positional path (`PLAN`), or one or more of them (`STEPLOG...`)."""
+    return click.argument(
+        name, type=PATH, metavar=metavar, help=help_text, nargs=-1 if many else 1, required=True
+    )
+
+
 def whole_option(
     flag: str,
     help_text: str,
@@ -110,10 +209,12 @@ def whole_option(
     *,
     minimum: int | None = None,
     maximum: int | None = None,
+    default: int | None = None,
+    name: str | None = None,
 ) -> Any:
-    """A typer option for a whole number, its range checked here (help shows no `[x>=0]`)."""
+    """An option for a whole number, its range checked here (help shows no `[x>=0]`)."""
 
-    def check(value: int | None) -> int | None:
+    def check(ctx: Any, param: Any, value: int | None) -> int | None:
         low = minimum is not None and value is not None and value < minimum
         high = maximum is not None and value is not None and value > maximum
         if low or high:
@@ -123,53 +224,60 @@ def whole_option(
                 words = f"at most {maximum}"
             else:
                 words = f"from {minimum} to {maximum}"
-            raise typer.BadParameter(f"must be {words}, got {value}")
+            raise click.BadParameter(f"must be {words}, got {value}", ctx=ctx, param=param)
         try:
             return within_gate_bound(flag, value)
         except InputError as exc:
-            raise typer.BadParameter(str(exc).removeprefix(f"{flag}: ")) from None
+            message = str(exc).removeprefix(f"{flag}: ")
+            raise click.BadParameter(message, ctx=ctx, param=param) from None
 
-    return typer.Option(flag, help=help_text, metavar=metavar, callback=check)
-
-
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else there.")
-]
-NoLedgerOption = Annotated[
-    bool, typer.Option("--no-ledger", help="Compute and print only; write nothing to the ledger.")
-]
-LedgerOption = Annotated[
-    str | None,  # text, not a Path: `s3://x` must reach the location check with both slashes
-    typer.Option(
-        "--ledger",
-        help="DuckDB ledger file, or the team ledger 'ducklake:postgres:CONNINFO' (CONNINFO: "
-        "a libpq connection string; default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
-        metavar="LEDGER",
-        show_default=False,
-    ),
-]
-LedgerDataOption = Annotated[
-    str | None,
-    typer.Option(
-        "--ledger-data",
-        help="The team ledger's Parquet folder, needed to create it (default: "
-        "$TRAINBUDGET_LEDGER_DATA; the catalog keeps it after that).",
-        metavar="DIR",
-        show_default=False,
-    ),
-]
+    decls = (flag, name) if name else (flag,)
+    return click.option(
+        *decls, type=WHOLE, help=help_text, metavar=metavar, callback=check, **_default(default)
+    )
 
 
-WaitOption = Annotated[
-    str | None,
-    typer.Option(
-        "--wait",
-        metavar="SECONDS",
-        help="While another process holds the ledger, retry for SECONDS before failing "
-        "(default 10; 0 fails at once).",
-        show_default=False,
-    ),
-]
+def compose(*decorators: Any) -> Any:
+    """Several option decorators as one, applied in the order given (help lists them so)."""
+
+    def apply(function: Any) -> Any:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+json_option = flag_option(
+    "--json", "Print one JSON object on stdout and nothing else there.", name="as_json"
+)
+no_ledger_option = flag_option(
+    "--no-ledger", "Compute and print only; write nothing to the ledger."
+)
+# Text, not a Path: `s3://x` must reach the location check with both slashes.
+ledger_option = click.option(
+    "--ledger",
+    help="DuckDB ledger file, or the team ledger 'ducklake:postgres:CONNINFO' (CONNINFO: "
+    "a libpq connection string; default: $TRAINBUDGET_LEDGER, else ./trainbudget.duckdb).",
+    metavar="LEDGER",
+)
+ledger_data_option = click.option(
+    "--ledger-data",
+    help="The team ledger's Parquet folder, needed to create it (default: "
+    "$TRAINBUDGET_LEDGER_DATA; the catalog keeps it after that).",
+    metavar="DIR",
+)
+wait_option = click.option(
+    "--wait",
+    metavar="SECONDS",
+    help="While another process holds the ledger, retry for SECONDS before failing "
+    "(default 10; 0 fails at once).",
+)
+campaign_option = text_option("--campaign", "Campaign id.", "ID")
+seed_option = whole_option("--seed", "Seed of the resampling.", default=0)
+cluster_tz_option = text_option(
+    "--cluster-tz", "Time zone sacct printed its times in.", "TZ", default="UTC"
+)
 
 
 def apply_wait(text: str | None) -> None:
@@ -181,7 +289,7 @@ def apply_wait(text: str | None) -> None:
         set_default_wait(float(seconds))
 
 
-def ledger_path(ctx: typer.Context, option: str | None) -> str | None:
+def ledger_path(ctx: click.Context, option: str | None) -> str | None:
     """The command's --ledger if given, else the global one given before the command."""
     if option is not None:
         return option
@@ -192,45 +300,35 @@ def ledger_path(ctx: typer.Context, option: str | None) -> str | None:
 # The shape and price of one run, shared by `estimate` and `decide` (and --gpu by all commands
 # that look up the hardware catalog). Numbers are taken as text so 7e9 and 1e11 stay exact.
 # One metavar per quantity across commands: N parameters, TOKENS, COUNT of GPUs, USD, HOURS.
-def value_option(flag: str, help_text: str, metavar: str = "X") -> Any:
-    """A typer option for a number given as text, shown with a metavar and no default."""
-    return typer.Option(flag, help=help_text, metavar=metavar, show_default=False)
-
-
 # In a help text, replaced by the catalog's names when the help is shown (cli/help.py).
 GPU_NAMES = "{gpu_names}"
 GPU_HELP = f"Catalog accelerator: {GPU_NAMES} (`trainbudget gpus`)."
 
-ParamsOption = Annotated[str, value_option("--params", "Parameter count N, e.g. 7e9.", "N")]
-TokensOption = Annotated[
-    str, value_option("--tokens", "Training tokens of the run, e.g. 1e11.", "TOKENS")
-]
-GpusOption = Annotated[str, value_option("--gpus", "Number of accelerators.", "COUNT")]
-PriceOption = Annotated[str, value_option("--price", "Dollars per GPU-hour.", "USD")]
-GpuOption = Annotated[str | None, typer.Option("--gpu", help=GPU_HELP, metavar="GPU")]
-GpuTflopsOption = Annotated[
-    str | None,
-    typer.Option(
-        "--gpu-tflops",
-        help="Dense peak TFLOP/s of one GPU; overrides the catalog.",
-        metavar="TFLOPS",
-    ),
-]
-PrecisionOption = Annotated[
-    str,
-    typer.Option("--precision", help="fp32, tf32, bf16, fp16 or fp8.", metavar="PRECISION"),
-]
-MfuOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mfu",
-        help="Model FLOPs utilisation in (0, 1]; default by --model-class.",
-        metavar="MFU",
-    ),
-]
-ModelClassOption = Annotated[
-    str,
-    typer.Option(
-        "--model-class", help="dense, moe, cnn or snn (class-default MFU).", metavar="CLASS"
-    ),
-]
+
+def run_options(*, required: bool) -> Any:
+    """--params --tokens --gpus --price (required for `estimate`; optional for `decide`, where
+    --plan may give the run instead)."""
+    return compose(
+        value_option("--params", "Parameter count N, e.g. 7e9.", "N", required=required),
+        value_option(
+            "--tokens", "Training tokens of the run, e.g. 1e11.", "TOKENS", required=required
+        ),
+        value_option("--gpus", "Number of accelerators.", "COUNT", required=required),
+        value_option("--price", "Dollars per GPU-hour.", "USD", required=required),
+    )
+
+
+def gpu_option(extra: str = "") -> Any:
+    """--gpu NAME, the help naming the catalog's accelerators (and `extra`, what it is for)."""
+    return text_option("--gpu", f"{GPU_HELP}{extra}", "GPU")
+
+
+gpu_tflops_option = text_option(
+    "--gpu-tflops", "Dense peak TFLOP/s of one GPU; overrides the catalog.", "TFLOPS"
+)
+precision_option = text_option(
+    "--precision", "fp32, tf32, bf16, fp16 or fp8.", "PRECISION", default="bf16"
+)
+mfu_option = text_option(
+    "--mfu", "Model FLOPs utilisation in (0, 1]; default by --model-class.", "MFU"
+)

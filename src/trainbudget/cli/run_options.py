@@ -1,11 +1,15 @@
 """The options that shape and price one run (`estimate`, `decide`), read into the estimate.
 
-Every flag is parsed here, by the one parser of cli/options.py, so an error names the flag;
-the payload itself is the estimate stage's (estimate/run_payload.py).
+The run's inputs are declared once, by the estimate stage (estimate/run_payload.py, RunInputs);
+here each option given as text is read by the one parser of cli/options.py, so an error names
+the flag, and RunInputs is filled by keyword from the command's options. RunInputs' own checks
+name its fields; they are said here with the flags' names.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -13,10 +17,15 @@ from trainbudget.base.errors import InputError
 from trainbudget.cli import options
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator, get_accelerator
 from trainbudget.estimate.exact import mul
-from trainbudget.estimate.run_payload import catalog_peak, estimate_payload
+from trainbudget.estimate.run_payload import RUN_FIELDS, RunInputs, catalog_peak, estimate_payload
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_sources import LedgerMfu
+
+# The fields RunInputs' checks name (not `recompute`, also a value of --method), said as flags.
+_CHECKED = ("mfu", "method", "flops_terms", "micro_batch", "n_layers", "d_model", "seq_len",
+            "vocab", "heads")  # fmt: skip
+_FIELD = re.compile(r"\b(" + "|".join(_CHECKED) + r")\b")
 
 
 def resolve_peak(
@@ -35,85 +44,6 @@ def resolve_peak(
     return accelerator, peak, source
 
 
-def build_estimate(
-    *,
-    params: str,
-    tokens: str,
-    gpus: str,
-    price: str,
-    gpu: str | None = None,
-    gpu_tflops: str | None = None,
-    precision: str = "bf16",
-    mfu: str | None = None,
-    model_class: str | None = None,
-    method: str = "6nt",
-    active_params: str | None = None,
-    n_layers: int | None = None,
-    d_model: int | None = None,
-    seq_len: int | None = None,
-    vocab: int | None = None,
-    flops_terms: str | None = None,
-    heads: int | None = None,
-    micro_batch: int | None = None,
-    recompute: str = "none",
-    zero_stage: int = 0,
-    tensor_parallel: int = 1,
-    measured: LedgerMfu | None = None,
-) -> dict[str, Any]:
-    """Price one run from command-line text; the `estimate --json` payload.
-
-    `measured` is an MFU read from the ledger (`--mfu-from`); it replaces --mfu and the class
-    default.
-    """
-    n = options.positive("--params", params)
-    t = options.at_least("--tokens", tokens, 1)
-    gpu_count = options.count("--gpus", gpus, minimum=1)
-    usd = options.amount("--price", price, "dollars per GPU-hour")
-    accelerator, peak, peak_source = resolve_peak(gpu, gpu_tflops, precision)
-    if measured is not None and mfu is not None:
-        raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
-    terms = _terms(flops_terms)
-    if terms and method in ("attention", "recompute"):
-        raise InputError(
-            f"--flops-terms: give the terms or --method {method}, not both "
-            f"(--method {method} is the term {method})"
-        )
-    _check_term_shapes(
-        terms, {"n_layers": n_layers, "d_model": d_model, "seq_len": seq_len, "vocab": vocab}
-    )
-    if micro_batch is not None:
-        shape = {"n_layers": n_layers, "d_model": d_model, "heads": heads, "seq_len": seq_len}
-        missing = [name for name, value in shape.items() if value is None]
-        if missing:
-            flag = "--" + missing[0].replace("_", "-")
-            raise InputError(f"{flag}: required by the memory check (--micro-batch)")
-    return estimate_payload(
-        params=n,
-        tokens=t,
-        gpus=gpu_count,
-        price=usd,
-        accelerator=accelerator,
-        peak_flops_per_second=peak,
-        peak_source=peak_source,
-        precision=precision,
-        mfu=options.fraction("--mfu", mfu),
-        model_class=model_class,
-        method=method,
-        active_params=options.positive("--active-params", active_params),
-        n_layers=n_layers,
-        d_model=d_model,
-        seq_len=seq_len,
-        vocab=vocab,
-        flops_terms=terms,
-        heads=heads,
-        micro_batch=micro_batch,
-        recompute=recompute,
-        zero_stage=zero_stage,
-        tensor_parallel=tensor_parallel,
-        measured=measured,
-    )
-
-
 def _terms(text: str | None) -> tuple[str, ...]:
     """--flops-terms as terms; an error names the flag."""
     from trainbudget.estimate.flops_basis import FLOPS_TERMS, parse_terms
@@ -127,11 +57,42 @@ def _terms(text: str | None) -> tuple[str, ...]:
     return terms
 
 
-def _check_term_shapes(terms: tuple[str, ...], shape: dict[str, int | None]) -> None:
-    from trainbudget.estimate.flops_basis import TERM_NEEDS
+# The run's options given as text, each read by its parser; the others pass as click read them.
+_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "params": lambda text: options.positive("--params", text),
+    "tokens": lambda text: options.at_least("--tokens", text, 1),
+    "gpus": lambda text: options.count("--gpus", text, minimum=1),
+    "price": lambda text: options.amount("--price", text, "dollars per GPU-hour"),
+    "mfu": lambda text: options.fraction("--mfu", text),
+    "active_params": lambda text: options.positive("--active-params", text),
+    "flops_terms": _terms,
+}
 
-    for term in terms:
-        for name in TERM_NEEDS[term]:
-            if shape[name] is None:
-                flag = "--" + name.replace("_", "-")
-                raise InputError(f"{flag}: required by the {term} term of --flops-terms")
+
+def build_estimate(given: Mapping[str, Any], measured: LedgerMfu | None = None) -> dict[str, Any]:
+    """Price one run from its command-line options, by parameter name (a command's
+    `ctx.params`: `params`, `tokens`, `gpus`, `price`, `gpu`, `gpu_tflops`, `precision`, and
+    any of RunInputs' other fields); the `estimate --json` payload.
+
+    `measured` is an MFU read from the ledger (`--mfu-from`); it replaces --mfu and the class
+    default.
+    """
+    values = {name: given[name] for name in RUN_FIELDS if given.get(name) is not None}
+    for name, parse in _PARSERS.items():
+        if name in given:
+            values[name] = parse(given[name])
+    values = {name: value for name, value in values.items() if value is not None}
+    accelerator, peak, source = resolve_peak(
+        given.get("gpu"), given.get("gpu_tflops"), given.get("precision") or "bf16"
+    )
+    if measured is not None and "mfu" in values:
+        raise InputError("--mfu-from: give either --mfu or --mfu-from, not both")
+    try:
+        run = RunInputs(
+            **values, accelerator=accelerator, peak_flops_per_second=peak, peak_source=source,
+            measured=measured,
+        )  # fmt: skip
+    except InputError as exc:
+        flagged = _FIELD.sub(lambda m: "--" + m.group(1).replace("_", "-"), str(exc))
+        raise InputError(flagged) from None
+    return estimate_payload(run)

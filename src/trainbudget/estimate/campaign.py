@@ -24,11 +24,13 @@ from trainbudget.estimate.exact import (
     MAX_GB_MONTHS,
     MAX_USD,
     Numeric,
+    as_plain,
     bounded,
     div,
     mul,
 )
-from trainbudget.estimate.run import RunEstimate, default_mfu, estimate_run, implied_class
+from trainbudget.estimate.peak import main_peak  # also imported from here (old path)
+from trainbudget.estimate.run import RunEstimate, estimate_from_flops, estimate_run, implied_class
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
 if TYPE_CHECKING:
@@ -85,18 +87,6 @@ class CampaignEstimate:
     billing: CampaignBilling | None = None
 
 
-def main_peak(plan: Plan) -> Decimal:
-    """One main-run GPU's dense peak FLOP/s: `gpu_tflops`, else the catalog at `precision`."""
-    from trainbudget.estimate.catalog import get_accelerator
-
-    main = plan.main
-    if main.gpu_tflops is not None:
-        return main.gpu_tflops * 10**12
-    if main.gpu is not None:
-        return get_accelerator(main.gpu).peak_flops_per_second(main.precision)
-    raise InputError("main.gpu: give a catalog name or gpu_tflops")
-
-
 def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:
     """The main run derived from (params, tokens, gpu, gpus, mfu); a given mfu overrides the plan's.
 
@@ -121,11 +111,14 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
             )
         value, source = div(rate, peak), "plan"
     else:
-        model_class = implied_class(main.model_class, main.flops_method)
-        value, source = default_mfu(model_class, main.precision), "class-default"
+        from trainbudget.estimate.throughput_prior import assumed_mfu
+
+        # No stated or measured throughput: the published-runs prior (class default for cnn/snn).
+        assumed = assumed_mfu(implied_class(main.model_class, main.flops_method), main.precision)
+        value, source = assumed.mfu, assumed.source
     spec = main.flops
     shape = spec if spec is not None else main
-    return estimate_run(
+    run = estimate_run(
         main.params,
         main.tokens,
         main.gpus,
@@ -140,6 +133,32 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         seq_len=shape.seq_len,
         terms=tuple(spec.terms) if spec is not None else (),
         vocab=spec.vocab if spec is not None else None,
+    )
+    from trainbudget.estimate.forecast_compute import ASSUMED, plan_basis
+
+    shaped = spec is not None and (spec.n_heads is not None or spec.tied_embeddings)
+    if not shaped and source not in ASSUMED:
+        return run
+    # The forecast's basis (n_heads × head_dim, tied embeddings), and an assumed MFU (model
+    # FLOPs 6·N) moved onto it: one compute figure for the main line and the forecast.
+    basis = plan_basis(plan)
+    work = as_plain(main.active_params if main.flops_method == "moe" else main.params)
+    per_token = basis.per_token(work)
+    if not shaped and per_token == mul(6, work):
+        return run  # 6·N·T: the prior is on the run's own basis
+    if source in ASSUMED:
+        value = mul(value, div(per_token, mul(6, work)))
+    return estimate_from_flops(
+        mul(per_token, main.tokens),
+        main.gpus,
+        peak,
+        value,
+        plan.prices.gpu_hour_usd,
+        mfu_source=source,
+        method=main.flops_method,
+        formula=basis.formula() if basis.terms else run.formula,
+        flops_name=f"params, tokens ({basis.describe()})",
+        basis=basis,
     )
 
 
@@ -217,9 +236,6 @@ def campaign_estimate(
         main_hours = div(forecast.compute_gpu_hours, plan.main.gpus)
         main_detail = f"{len(plan.main.phases)} phases"
     else:
-        if mfu is None and forecast is not None and forecast.prior is not None:
-            # The forecast priced the run at the prior's median: so does its main run.
-            mfu, mfu_source = forecast.prior.median, "prior"
         run = main_run(plan, mfu, mfu_source)
         main_hours = run.wall_hours
         warnings += run.warnings
@@ -239,15 +255,31 @@ def campaign_estimate(
         from trainbudget.estimate.forecast_lines import main_line_detail
 
         if forecast.throughput_source == "prior" and forecast.throughput_note:
-            main_detail = f"{plan.main.gpus} GPUs at the throughput {forecast.throughput_note}"
+            main_detail = f"{plan.main.gpus:,} GPUs at the throughput {forecast.throughput_note}"
 
         main_detail = main_line_detail(forecast, main_detail)
         warnings += forecast.warnings
         band = None
+        shown = None
+        if forecast.band is not None:
+            moved = forecast.band.moved_most_by
+            shown = (forecast.band.as_dict(), forecast.throughput_source, moved)
     else:
         from trainbudget.estimate.main_band import main_band_payload
 
         band = main_band_payload(plan, run, main_gpu_hours)
+        warnings += band["warnings"]
+        shown = (
+            band["main_gpu_hours_band"],
+            band["throughput_source"],
+            band["band_detail"]["moved_most_by"],
+        )
+    if shown is not None:
+        from trainbudget.estimate.main_band import band_text
+
+        # The band beside the point figure: the table's and the pre-launch report's main line.
+        text = band_text(*shown)
+        main_detail = f"{main_detail}; {text}" if text else main_detail
     lines = work_lines(plan, main_gpu_hours, main_detail)
     storage_months = Decimal(0)
     price = plan.prices.gpu_hour_usd

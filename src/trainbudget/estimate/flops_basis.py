@@ -26,14 +26,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from trainbudget.base.errors import InputError
+from trainbudget.base.vocabulary import FLOPS_TERM_NEEDS as TERM_NEEDS
+from trainbudget.base.vocabulary import FLOPS_TERMS
 
-FLOPS_TERMS: tuple[str, ...] = ("recompute", "attention", "logits")
-# The shape each term needs.
-TERM_NEEDS = {
-    "attention": ("n_layers", "d_model", "seq_len"),
-    "recompute": (),
-    "logits": ("d_model", "vocab"),
-}
+# FLOPS_TERMS and TERM_NEEDS (each term's shape) are the plan's vocabulary (base/vocabulary.py).
+
 
 Number = int | Decimal
 

@@ -76,7 +76,8 @@ class Band:
 
 
 def _hours(value: float) -> Decimal:
-    return Decimal(f"{value:.1f}")
+    """A quantile as found (every digit of the bisection's float; no rounding in --json)."""
+    return Decimal(repr(value))
 
 
 def _k(planned: list[PhaseOverhead], factor: Decimal, extra: Decimal) -> float:

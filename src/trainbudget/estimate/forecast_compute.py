@@ -3,7 +3,8 @@
 compute GPU-hours = tokens · FLOPs per token (estimate/flops_basis.py) ÷ (rate · 3600), the
 per-GPU rate being `throughput_tflops` · 10¹² or peak · MFU (phase's own, else a measured
 override, else main's, else the throughput prior's median MFU for the kind and precision,
-estimate/throughput_prior.py). A phase's peak is its own `gpu`/`precision` when it sets one.
+estimate/throughput_prior.py, an MFU on model FLOPs 6·N: on a basis with more terms its rate
+is × FLOPs per token ÷ 6·N). A phase's peak is its own `gpu`/`precision` when it sets one.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from trainbudget.base.errors import InputError
 from trainbudget.estimate.exact import Numeric, as_plain, div, mul, to_decimal
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.flops_basis import FlopsBasis
     from trainbudget.estimate.throughput_prior import ThroughputPrior
     from trainbudget.plan import Plan
     from trainbudget.plan.forecast import Phase
 
 SECONDS_PER_HOUR = 3600
 TERA = 10**12
+# The throughput sources that are an assumed MFU on model FLOPs, not the plan's own basis.
+ASSUMED = ("prior", "class-default")
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,29 @@ class PhaseWork:
     prior: ThroughputPrior | None = None
     gpu: str | None = None
     precision: str | None = None
+
+
+def plan_basis(plan: Plan) -> FlopsBasis:
+    """The FLOPs basis the plan's throughput counts: `flops_method` plus `main.flops.terms`,
+    with the attention width (n_heads × head_dim) and tied embeddings when the shape says so."""
+    from trainbudget.estimate.run import run_basis
+
+    main = plan.main
+    spec = main.flops
+    shape = spec if spec is not None else main
+    basis = run_basis(
+        main.flops_method,
+        tuple(spec.terms) if spec is not None else (),
+        n_layers=shape.n_layers,
+        d_model=shape.d_model,
+        seq_len=shape.seq_len,
+        vocab=spec.vocab if spec is not None else None,
+        where="main.flops.",
+    )
+    if spec is not None and (spec.n_heads is not None or spec.tied_embeddings):
+        width = None if spec.n_heads is None else spec.n_heads * spec.head_dim
+        basis = replace(basis, attention_width=width, tied_embeddings=spec.tied_embeddings)
+    return basis
 
 
 def throughput_source_of(mfu_source: str | None) -> str:
@@ -73,26 +100,13 @@ def phase_work(
 ) -> list[PhaseWork]:
     """Each phase's compute; `prior_options` (before, exclude) narrow the throughput prior's
     points (docs/validation.md's strictly pre-launch column)."""
-    from trainbudget.estimate.campaign import main_peak
-    from trainbudget.estimate.run import implied_class, plausible_mfu_high, run_basis
+    from trainbudget.estimate.peak import main_peak
+    from trainbudget.estimate.run import implied_class, plausible_mfu_high
 
     main = plan.main
     if main.params is None or (main.hours is not None and mfu is None):
         return [PhaseWork("main", main.gpus, to_decimal(main.hours), gpu=main.gpu)]
-    spec = main.flops
-    shape = spec if spec is not None else main
-    basis = run_basis(
-        main.flops_method,
-        tuple(spec.terms) if spec is not None else (),
-        n_layers=shape.n_layers,
-        d_model=shape.d_model,
-        seq_len=shape.seq_len,
-        vocab=spec.vocab if spec is not None else None,
-        where="main.flops.",
-    )
-    if spec is not None and (spec.n_heads is not None or spec.tied_embeddings):
-        width = None if spec.n_heads is None else spec.n_heads * spec.head_dim
-        basis = replace(basis, attention_width=width, tied_embeddings=spec.tied_embeddings)
+    basis = plan_basis(plan)
     moe = main.flops_method == "moe"
     if moe and main.active_params is None:
         raise InputError("main.active_params: required by the moe FLOPs method")
@@ -114,6 +128,10 @@ def phase_work(
         rate, source, tflops, kind, prior = _rate(
             plan, phase, mfu, mfu_source, peak, model_class, precision, prior_options or {}
         )
+        if kind in ASSUMED:
+            # The prior is an MFU on model FLOPs (6·N per token): the same work in the same
+            # time is a higher rate on a basis that counts more (recompute, attention, logits).
+            rate = mul(rate, div(per_token, mul(6, work_params)))
         if rate > peak:
             raise InputError(
                 f"{where}.throughput_tflops: {tflops:f} TFLOP/s is above the GPU's dense peak "
@@ -176,9 +194,12 @@ def _rate(
         return mul(tflops, TERA), "main.throughput_tflops", tflops, "plan", None
     if main.mfu is not None:
         return mul(peak, main.mfu), "main.mfu", None, "plan", None
-    from trainbudget.estimate.throughput_prior import throughput_prior
+    from trainbudget.estimate.throughput_prior import assumed_mfu
 
-    prior = throughput_prior(model_class, precision, **prior_options)
-    value = prior.median
-    source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
-    return mul(peak, value), source, None, "prior", prior
+    assumed = assumed_mfu(model_class, precision, **prior_options)
+    prior, value = assumed.prior, assumed.mfu
+    if assumed.source == "prior":
+        source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
+    else:
+        source = f"class-default mfu {value} (no published {model_class} run)"
+    return mul(peak, value), source, None, assumed.source, prior

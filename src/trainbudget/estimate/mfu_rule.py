@@ -2,9 +2,9 @@
 
 Measured beats assumed: the calibrated MFU (completed runs of this work class, `calibration`
 table) if the ledger has one, else the pilot's measured MFU, else the plan's `main.mfu`, else
-the throughput prior's median for a plan the forecast prices (`reliability`), else the class
-default. The pre-launch run stores its choice (table `mfu_choices`); the weekly review
-reads it back, so both price the planned main run with the same number.
+the throughput prior's median (published runs of the plan's kind; seed 004's class default
+only for cnn/snn, which no published run covers). The pre-launch run stores its choice (table
+`mfu_choices`); the weekly review reads it back, so both price the main run with one number.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.base.errors import InputError
-from trainbudget.estimate.run import default_mfu, implied_class
+from trainbudget.estimate.run import implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.campaign import CampaignEstimate
@@ -57,8 +57,7 @@ def choose_mfu(
     plan: Plan, *, pilot: Decimal | None = None, calibrated: Decimal | None = None
 ) -> MfuChoice:
     """calibrated > pilot > the plan's `main.mfu` (or the MFU its `throughput_tflops` is of
-    the peak) > with a `reliability` section the throughput prior's median (the forecast's
-    figure), else the class default (seed 004's ranges, by class and precision)."""
+    the peak) > the throughput prior's median (the main line's and the forecast's figure)."""
     main = plan.main
     derivable = main.params is not None and (main.tokens is not None or bool(main.phases))
     if not derivable:
@@ -71,21 +70,16 @@ def choose_mfu(
     if main.mfu is not None:
         return MfuChoice(main.mfu, "plan")
     if main.throughput_tflops is not None:
-        from trainbudget.estimate.campaign import main_peak
         from trainbudget.estimate.exact import div, mul
+        from trainbudget.estimate.peak import main_peak
 
         return MfuChoice(div(mul(main.throughput_tflops, 10**12), main_peak(plan)), "plan")
-    model_class = implied_class(main.model_class, main.flops_method)
-    if plan.reliability is not None:
-        # The forecast prices this plan at the throughput prior's median (forecast_compute.py):
-        # the choice reports that figure, not the class default it does not use.
-        from trainbudget.estimate.throughput_prior import throughput_prior
+    # No stated or measured throughput: the throughput prior's median, the figure the main
+    # line and the forecast use (throughput_prior.assumed_mfu; class default for cnn/snn).
+    from trainbudget.estimate.throughput_prior import assumed_mfu
 
-        return MfuChoice(throughput_prior(model_class, main.precision).median, "prior")
-    return MfuChoice(
-        default_mfu(model_class, main.precision),
-        "class-default",
-    )
+    assumed = assumed_mfu(implied_class(main.model_class, main.flops_method), main.precision)
+    return MfuChoice(assumed.mfu, assumed.source)
 
 
 def estimate_campaign(

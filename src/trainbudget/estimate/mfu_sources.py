@@ -248,7 +248,7 @@ def read_mfu(
 
 
 def offers(ledger_file: Path, *, gpu: str | None, work_class: str) -> list[dict[str, Any]]:
-    """What the ledger could supply instead of a class-default MFU: one dict per measurement,
+    """What the ledger could supply instead of the throughput prior: one dict per measurement,
     with `mfu_from` (calibrated, pilot, trace) and what selects and describes it;
     LedgerBusyError while another process holds the ledger."""
     from trainbudget.ledger import ledger_exists

@@ -1,13 +1,13 @@
 """One run's `estimate` payload: price the run, choose its MFU, check memory, list assumptions.
 
-Takes parsed values (Decimal, int); the command line reads its options into them. The payload
-is the `estimate --json` contract: its first six keys are DESIGN.md's, the rest say where each
-figure came from.
+Takes parsed values (Decimal, int) as one RunInputs, the run's inputs declared once; the command
+line fills it by keyword from its options. The payload is the `estimate --json` contract: its
+first six keys are DESIGN.md's, the rest say where each figure came from.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ from trainbudget.base.errors import InputError
 from trainbudget.estimate.catalog import PRECISIONS, Accelerator
 from trainbudget.estimate.exact import div, mul
 from trainbudget.estimate.memory import training_memory
-from trainbudget.estimate.run import default_mfu, estimate_run, implied_class
+from trainbudget.estimate.run import estimate_run, implied_class
 
 if TYPE_CHECKING:
     from trainbudget.estimate.mfu_sources import LedgerMfu
@@ -31,46 +31,89 @@ def catalog_peak(accelerator: Accelerator, precision: str) -> tuple[Decimal, str
     return accelerator.peak_flops_per_second(precision), f"catalog: {accelerator.source}"
 
 
-def estimate_payload(
-    *,
-    params: Decimal,
-    tokens: Decimal,
-    gpus: int,
-    price: Decimal,
-    accelerator: Accelerator | None,
-    peak_flops_per_second: Decimal,
-    peak_source: str,
-    precision: str = "bf16",
-    mfu: Decimal | None = None,
-    model_class: str | None = None,
-    method: str = "6nt",
-    active_params: Decimal | None = None,
-    n_layers: int | None = None,
-    d_model: int | None = None,
-    seq_len: int | None = None,
-    vocab: int | None = None,
-    flops_terms: tuple[str, ...] = (),
-    heads: int | None = None,
-    micro_batch: int | None = None,
-    recompute: str = "none",
-    zero_stage: int = 0,
-    tensor_parallel: int = 1,
-    measured: LedgerMfu | None = None,
-) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class RunInputs:
+    """One run's shape and price, parsed: parameters, tokens, GPUs, $/GPU-hour, the peak in
+    FLOP/s (and where it came from), the MFU or its rule, the FLOPs basis and the memory shape.
+
+    Checked when built, naming the field: an MFU and a measured one, FLOPs terms beside the
+    method that is that term, a term or the memory check (`micro_batch`) without its shape.
+    """
+
+    params: Decimal
+    tokens: Decimal
+    gpus: int
+    price: Decimal
+    accelerator: Accelerator | None
+    peak_flops_per_second: Decimal
+    peak_source: str
+    precision: str = "bf16"
+    mfu: Decimal | None = None
+    model_class: str | None = None
+    method: str = "6nt"
+    active_params: Decimal | None = None
+    n_layers: int | None = None
+    d_model: int | None = None
+    seq_len: int | None = None
+    vocab: int | None = None
+    flops_terms: tuple[str, ...] = ()
+    heads: int | None = None
+    micro_batch: int | None = None
+    recompute: str = "none"
+    zero_stage: int = 0
+    tensor_parallel: int = 1
+    measured: LedgerMfu | None = None
+
+    def __post_init__(self) -> None:
+        from trainbudget.estimate.flops_basis import TERM_NEEDS
+
+        if self.measured is not None and self.mfu is not None:
+            raise InputError("mfu: give either an MFU or one measured in the ledger, not both")
+        if self.flops_terms and self.method in ("attention", "recompute"):
+            raise InputError(
+                f"flops_terms: give the terms or method {self.method}, not both "
+                f"(method {self.method} is the term {self.method})"
+            )
+        for term in self.flops_terms:
+            for name in TERM_NEEDS.get(term, ()):
+                if getattr(self, name) is None:
+                    raise InputError(f"{name}: required by the {term} term of flops_terms")
+        if self.micro_batch is not None:
+            missing = [name for name in MEMORY_FIELDS if getattr(self, name) is None]
+            if missing:
+                raise InputError(f"{missing[0]}: required by the memory check (micro_batch)")
+
+
+RUN_FIELDS = tuple(field.name for field in fields(RunInputs))
+
+
+def estimate_payload(run: RunInputs | None = None, /, **inputs: Any) -> dict[str, Any]:
     """Price one run (price in $/GPU-hour, peak in FLOP/s); the JSON payload, contract keys first.
 
-    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the class default
-    (by model class, the moe method implying moe, and precision); its provenance is the
+    The MFU is `measured` (read from the ledger) if given, else `mfu`, else the throughput
+    prior's median (by model class, the moe method implying moe, and precision; the payload's
+    `throughput_prior` says which; cnn/snn take seed 004's class default); its provenance is the
     payload's `mfu_source` and `mfu_from` (null unless measured). The MFU counts the FLOPs of
-    `method` plus `flops_terms` (the payload's `flops_basis`).
+    `method` plus `flops_terms` (the payload's `flops_basis`). Given a RunInputs, or its
+    fields by keyword.
     """
-    model_class = implied_class(model_class, method)
+    run = RunInputs(**inputs) if run is None else run
+    params, tokens, gpus, price = run.params, run.tokens, run.gpus, run.price
+    accelerator, peak_flops_per_second = run.accelerator, run.peak_flops_per_second
+    precision, mfu, measured, method = run.precision, run.mfu, run.measured, run.method
+    active_params, n_layers, d_model, seq_len = (
+        run.active_params, run.n_layers, run.d_model, run.seq_len,
+    )  # fmt: skip
+    model_class = implied_class(run.model_class, method)
+    assumed_note = None
     if measured is not None:
-        if mfu is not None:
-            raise InputError("mfu: give either an MFU or one measured in the ledger, not both")
         utilisation, mfu_source = measured.mfu, measured.mfu_source
-    elif mfu is None:
-        utilisation, mfu_source = default_mfu(model_class, precision), "class-default"
+    elif mfu is None:  # no --mfu: the throughput prior, named in the payload
+        from trainbudget.estimate.throughput_prior import assumed_mfu
+
+        assumed = assumed_mfu(model_class, precision)
+        utilisation, mfu_source = assumed.mfu, assumed.source
+        assumed_note = assumed.note
     else:
         utilisation, mfu_source = mfu, "user"
 
@@ -87,8 +130,8 @@ def estimate_payload(
         n_layers=n_layers,
         d_model=d_model,
         seq_len=seq_len,
-        terms=flops_terms,
-        vocab=vocab,
+        terms=run.flops_terms,
+        vocab=run.vocab,
     )
     payload: dict[str, Any] = {
         "flops": Decimal(result.flops),
@@ -103,12 +146,12 @@ def estimate_payload(
         "gpu": accelerator.name if accelerator else None,
         "precision": precision.lower(),
         "peak_flops_per_second": peak_flops_per_second,
-        "peak_source": peak_source,
+        "peak_source": run.peak_source,
         "aggregate_flops_per_second": mul(gpus, peak_flops_per_second, utilisation),
         "mfu": utilisation,
         "mfu_source": mfu_source,
         "mfu_from": None if measured is None else measured.to_payload(),
-        "model_class": model_class if mfu_source == "class-default" else None,
+        "model_class": model_class if assumed_note else None,
         "price_usd_per_gpu_hour": price,
         "method": result.method,
         "formula": result.formula,
@@ -116,24 +159,21 @@ def estimate_payload(
         "flops_terms": list(result.flops_terms),
         "model_flops_mfu": _model_flops_mfu(result, params, tokens, active_params),
         "memory": None,
+        "throughput_prior": assumed_note,
         "warnings": list(result.warnings) + ([] if measured is None else measured.warnings),
     }
-    if micro_batch is not None:
-        shape = {"n_layers": n_layers, "d_model": d_model, "heads": heads, "seq_len": seq_len}
-        missing = [name for name in MEMORY_FIELDS if shape[name] is None]
-        if missing:
-            raise InputError(f"{missing[0]}: required by the memory check (micro_batch)")
+    if run.micro_batch is not None:
         memory = training_memory(
             params,
             n_layers=n_layers,
             d_model=d_model,
-            heads=heads,
+            heads=run.heads,
             seq_len=seq_len,
-            micro_batch=micro_batch,
+            micro_batch=run.micro_batch,
             gpus=gpus,
-            tensor_parallel=tensor_parallel,
-            zero_stage=zero_stage,
-            recompute=recompute,
+            tensor_parallel=run.tensor_parallel,
+            zero_stage=run.zero_stage,
+            recompute=run.recompute,
             capacity_bytes=accelerator.memory_bytes if accelerator else None,
         )
         payload["memory"] = asdict(memory)

@@ -22,6 +22,7 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from trainbudget.base.errors import InputError
 
@@ -131,3 +132,32 @@ def throughput_prior(
     return ThroughputPrior(
         kind, group, mu, sigma, tuple(r.name for r in same), len(spread_from), note
     )
+
+
+@dataclass(frozen=True)
+class AssumedMfu:
+    """The MFU of a run that states none: the prior's median (source `prior`), or for a kind
+    no published run covers (cnn, snn) seed 004's class default, labelled `class-default`."""
+
+    mfu: Decimal
+    source: str
+    prior: ThroughputPrior
+    note: str
+
+
+def assumed_mfu(model_class: str, precision: str, **prior_options: Any) -> AssumedMfu:
+    """The one rule for a run with no stated or measured throughput (campaign, estimate, the
+    MFU rule): transformer kinds (dense, moe) take the throughput prior's median; the prior's
+    spread σ goes with it either way."""
+    from trainbudget.estimate.run import default_mfu
+
+    kind = model_class.lower()
+    prior = throughput_prior(kind, precision, **prior_options)
+    if kind in ("dense", "moe"):
+        return AssumedMfu(prior.median, "prior", prior, prior.note)
+    value = default_mfu(kind, precision)
+    note = (
+        f"class-default: no published {kind} run to take an MFU from, so seed 004's class "
+        f"default {value:f} (its spread σ {prior.sigma:.3f} is the transformer prior's)"
+    )
+    return AssumedMfu(value, "class-default", prior, note)

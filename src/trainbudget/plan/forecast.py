@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Literal
 
+from trainbudget.base.vocabulary import FLOPS_TERM_NEEDS, FLOPS_TERMS
 from trainbudget.plan.checks import (
     FRACTION_01,
     NON_NEGATIVE_DECIMAL,
@@ -56,9 +57,7 @@ def _distinct(terms: list[str], _: dict[str, Any]) -> str | None:
 class FlopsSpec(Section):
     """What the main run's throughput (or MFU) counts on top of 6·N·T, and the model shape."""
 
-    terms: list[FlopsTerm] = spec(
-        list_of(choice("recompute", "attention", "logits")), factory=list, after=_distinct
-    )
+    terms: list[FlopsTerm] = spec(list_of(choice(*FLOPS_TERMS)), factory=list, after=_distinct)
     n_layers: int | None = spec(optional(POSITIVE_INT), None)
     d_model: int | None = spec(optional(POSITIVE_INT), None)
     seq_len: int | None = spec(optional(POSITIVE_INT), None)
@@ -70,10 +69,8 @@ class FlopsSpec(Section):
     tied_embeddings: bool = spec(boolean(), False, omit_default=True)
 
     def check(self) -> str | None:
-        from trainbudget.estimate.flops_basis import TERM_NEEDS
-
         for term in self.terms:
-            for name in TERM_NEEDS[term]:
+            for name in FLOPS_TERM_NEEDS[term]:
                 if getattr(self, name) is None:
                     return f"{name}: required by the {term} term"
         if (self.n_heads is None) != (self.head_dim is None):
@@ -206,8 +203,6 @@ def cross_section_problem(plan: Any) -> tuple[tuple[Any, ...], str] | None:
     if plan.reliability is not None and main.params is None and main.hours is None:
         return ("main",), "the forecast needs hours, or params and tokens"
     if main.parallel is not None:
-        if plan.reliability is None:
-            return ("main", "parallel"), "the layout is priced by the forecast: give reliability"
         problem = _parallel_problem(main)
         if problem is not None:
             return ("main", "parallel"), problem

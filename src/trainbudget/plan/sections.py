@@ -84,7 +84,7 @@ class MainRun(Section):
     n_layers: int | None = spec(_OPT_POS_INT, None)
     d_model: int | None = spec(_OPT_POS_INT, None)
     seq_len: int | None = spec(_OPT_POS_INT, None)
-    # The class-default MFU's class: dense, or moe with flops_method moe.
+    # The kind the throughput prior is taken for: dense, or moe with flops_method moe.
     model_class: Literal["dense", "moe", "cnn", "snn"] | None = spec(
         optional(choice("dense", "moe", "cnn", "snn")), None
     )

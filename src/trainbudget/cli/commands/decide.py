@@ -11,22 +11,26 @@ decisions table. Parsing and rendering only: the weighing is gates/worth.py.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    GpuOption,
-    GpuTflopsOption,
-    JsonOption,
-    LedgerOption,
-    MfuOption,
-    ModelClassOption,
-    NoLedgerOption,
-    PrecisionOption,
+    campaign_option,
+    gpu_option,
+    gpu_tflops_option,
+    json_option,
+    ledger_option,
+    mfu_option,
+    no_ledger_option,
+    path_option,
+    precision_option,
+    run_options,
+    text_option,
     value_option,
 )
 from trainbudget.cli.output import lazy, warn
@@ -35,105 +39,80 @@ from trainbudget.cli.output import lazy, warn
 _RUN_FLAGS = ("--params", "--tokens", "--gpus", "--price", "--gpu", "--gpu-tflops", "--mfu")
 
 
+@command("decide")
+@value_option(
+    "--min-gain",
+    "Smallest gain with a concrete benefit (same units as the gain).",
+    "GAIN",
+    required=True,
+)
+@run_options(required=False)
+@path_option(
+    "--plan",
+    "Weigh the campaign's cost, as the pre-launch run does (instead of --params…).",
+    "PLAN",
+)
+@gpu_option()
+@gpu_tflops_option
+@precision_option
+@mfu_option
+@text_option(
+    "--model-class", "dense, moe, cnn or snn (the prior's kind).", "CLASS", default="dense"
+)
+@value_option("--gain", "Predicted gain over the baseline (positive is better).", "GAIN")
+@value_option("--gain-uncertainty", "± uncertainty of --gain.", "GAIN")
+@value_option("--gain-low", "Low end of the gain's interval.", "GAIN")
+@value_option("--gain-high", "High end of the gain's interval.", "GAIN")
+@text_option("--gain-source", "Where the gain comes from.", "TEXT", default="given")
+@path_option("--fit", "JSON of `trainbudget fit --json` at the target scale.", "FILE")
+@value_option("--baseline-loss", "Loss of the model to beat (with --fit).", "LOSS")
+@click.option(
+    "--competing",
+    multiple=True,
+    metavar="NAME:GAIN:USD",
+    help="A competing proposal NAME:GAIN:COST_USD (repeatable).",
+)
+@value_option("--teacher-params", "Teacher parameter count N, to price distillation.", "N")
+@value_option(
+    "--shorter-fraction",
+    "Token fraction of the shorter run (30B of 100B: 0.3).",
+    "FRACTION",
+    default="0.3",
+)
+@campaign_option
+@text_option("--run-id", "The run being judged.", "ID")
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def decide(
-    ctx: typer.Context,
-    min_gain: Annotated[
-        str,
-        value_option(
-            "--min-gain", "Smallest gain with a concrete benefit (same units as the gain).", "GAIN"
-        ),
-    ],
-    params: Annotated[
-        str | None, value_option("--params", "Parameter count N, e.g. 7e9.", "N")
-    ] = None,
-    tokens: Annotated[
-        str | None, value_option("--tokens", "Training tokens of the run, e.g. 1e11.", "TOKENS")
-    ] = None,
-    gpus: Annotated[str | None, value_option("--gpus", "Number of accelerators.", "COUNT")] = None,
-    price: Annotated[str | None, value_option("--price", "Dollars per GPU-hour.", "USD")] = None,
-    plan: Annotated[
-        Path | None,
-        typer.Option(
-            "--plan",
-            help="Weigh the campaign's cost, as the pre-launch run does (instead of --params…).",
-            metavar="PLAN",
-        ),
-    ] = None,
-    gpu: GpuOption = None,
-    gpu_tflops: GpuTflopsOption = None,
-    precision: PrecisionOption = "bf16",
-    mfu: MfuOption = None,
-    model_class: ModelClassOption = "dense",
-    gain: Annotated[
-        str | None,
-        value_option("--gain", "Predicted gain over the baseline (positive is better).", "GAIN"),
-    ] = None,
-    gain_uncertainty: Annotated[
-        str | None,
-        value_option(
-            "--gain-uncertainty",
-            "± uncertainty of --gain.",
-            "GAIN",
-        ),
-    ] = None,
-    gain_low: Annotated[
-        str | None,
-        value_option(
-            "--gain-low",
-            "Low end of the gain's interval.",
-            "GAIN",
-        ),
-    ] = None,
-    gain_high: Annotated[
-        str | None,
-        value_option(
-            "--gain-high",
-            "High end of the gain's interval.",
-            "GAIN",
-        ),
-    ] = None,
-    gain_source: Annotated[
-        str, typer.Option("--gain-source", help="Where the gain comes from.", metavar="TEXT")
-    ] = "given",
-    fit: Annotated[
-        Path | None,
-        typer.Option(
-            "--fit", help="JSON of `trainbudget fit --json` at the target scale.", metavar="FILE"
-        ),
-    ] = None,
-    baseline_loss: Annotated[
-        str | None,
-        value_option("--baseline-loss", "Loss of the model to beat (with --fit).", "LOSS"),
-    ] = None,
-    competing: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--competing",
-            help="A competing proposal NAME:GAIN:COST_USD (repeatable).",
-            metavar="NAME:GAIN:USD",
-        ),
-    ] = None,
-    teacher_params: Annotated[
-        str | None,
-        value_option("--teacher-params", "Teacher parameter count N, to price distillation.", "N"),
-    ] = None,
-    shorter_fraction: Annotated[
-        str,
-        value_option(
-            "--shorter-fraction",
-            "Token fraction of the shorter run (30B of 100B: 0.3).",
-            "FRACTION",
-        ),
-    ] = "0.3",
-    campaign: Annotated[
-        str | None, typer.Option("--campaign", help="Campaign id.", metavar="ID")
-    ] = None,
-    run_id: Annotated[
-        str | None, typer.Option("--run-id", help="The run being judged.", metavar="ID")
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    min_gain: str,
+    params: str | None,
+    tokens: str | None,
+    gpus: str | None,
+    price: str | None,
+    plan: Path | None,
+    gpu: str | None,
+    gpu_tflops: str | None,
+    precision: str,
+    mfu: str | None,
+    model_class: str,
+    gain: str | None,
+    gain_uncertainty: str | None,
+    gain_low: str | None,
+    gain_high: str | None,
+    gain_source: str,
+    fit: Path | None,
+    baseline_loss: str | None,
+    competing: tuple[str, ...],
+    teacher_params: str | None,
+    shorter_fraction: str,
+    campaign: str | None,
+    run_id: str | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Weigh a run's predicted gain against its cost; list cheaper alternatives, each priced."""
     render_decision = lazy("trainbudget.cli.render.gates", "render_decision")
@@ -164,10 +143,7 @@ def decide(
         if plan is None:
             from trainbudget.cli.run_options import build_estimate
 
-            estimate = build_estimate(
-                params=params, tokens=tokens, gpus=gpus, price=price, gpu=gpu,
-                gpu_tflops=gpu_tflops, precision=precision, mfu=mfu, model_class=model_class,
-            )  # fmt: skip
+            estimate = build_estimate(ctx.params)
             cost = clean_run_cost(estimate)
         else:
             from trainbudget.plan import load_plan
@@ -181,10 +157,17 @@ def decide(
             if message:
                 warn(message)
         return weigh_gain(
-            cost, estimate, predicted, floor, competing=proposals, shorter_fraction=fraction,
-            teacher_params=teacher, law=fitted.law if fitted else None, baseline_loss=baseline,
+            cost,
+            estimate,
+            predicted,
+            floor,
+            competing=proposals,
+            shorter_fraction=fraction,
+            teacher_params=teacher,
+            law=fitted.law if fitted else None,
+            baseline_loss=baseline,
             recorded_inputs={"fit": str(fit) if fit else None, "plan": str(plan) if plan else None},
-        )  # fmt: skip
+        )
 
     campaign_id = campaign
     if plan is not None and campaign_id is None:
@@ -192,49 +175,42 @@ def decide(
 
         campaign_id = load_plan(plan).campaign
     record_or_emit(
-        ctx, ledger, no_ledger=no_ledger, decide=weigh,
-        campaign_id=campaign_id, run_id=run_id,
-        as_json=as_json, render=render_decision, plan=plan,
-    )  # fmt: skip
+        ctx,
+        ledger,
+        no_ledger=no_ledger,
+        decide=weigh,
+        campaign_id=campaign_id,
+        run_id=run_id,
+        as_json=as_json,
+        render=render_decision,
+        plan=plan,
+    )
 
 
 def _predicted_gain(gain, uncertainty, low, high, source, fit, baseline_loss):
-    """The PredictedGain from flags or from a fit's JSON; also the fit read and the baseline."""
-    from trainbudget.gates.decision import PredictedGain
+    """The PredictedGain (gates/given_gain.py) from the flags, a fit's JSON read when --fit is
+    given; also the fit read and the baseline."""
+    from trainbudget.gates.given_gain import given_gain
 
+    fitted = None
     if fit is not None:
         from trainbudget.scaling.fit_result import read_fit_result
 
-        if gain is not None:
-            raise InputError("--gain: give either --gain or --fit, not both")
-        base = parse.number("--baseline-loss", baseline_loss)
-        if base is None:
-            raise InputError("--baseline-loss: required with --fit (the loss the run must beat)")
         fitted = read_fit_result(fit)
-        predicted = PredictedGain.from_loss(
-            base, fitted.predicted_loss, fitted.interval, f"scaling fit {fit.name}"
+    base = parse.number("--baseline-loss", baseline_loss)
+    with parse.flag_names():
+        predicted = given_gain(
+            gain=parse.number("--gain", gain),
+            gain_uncertainty=parse.number("--gain-uncertainty", uncertainty),
+            gain_low=parse.number("--gain-low", low),
+            gain_high=parse.number("--gain-high", high),
+            gain_source=source,
+            fit_loss=fitted.predicted_loss if fitted else None,
+            fit_interval=fitted.interval if fitted else None,
+            fit_source=f"scaling fit {fit.name}" if fit else "scaling fit",
+            baseline_loss=base,
         )
-        return predicted, fitted, base
-    value = parse.number("--gain", gain)
-    if value is None:
-        raise InputError("--gain: required (or --fit with --baseline-loss)")
-    if uncertainty is not None:
-        if low is not None or high is not None:
-            raise InputError("--gain-uncertainty: give it or --gain-low/--gain-high, not both")
-        spread = parse.number("--gain-uncertainty", uncertainty)
-        return PredictedGain.plus_minus(value, spread, source), None, None
-    if low is None or high is None:
-        raise InputError(
-            "--gain-uncertainty: required (or both --gain-low and --gain-high); a gain without "
-            "its uncertainty cannot be judged"
-        )
-    return (
-        PredictedGain(
-            value, parse.number("--gain-low", low), parse.number("--gain-high", high), source
-        ),
-        None,
-        None,
-    )
+    return predicted, fitted, base if fitted else None
 
 
 def _competing(text: str):

@@ -8,12 +8,10 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
-
-import typer
 
 from trainbudget.cli.commands.ui import DEMO_FOLDER, DEMO_PREFECT_HOME, TELEMETRY_OFF
-from trainbudget.cli.options import JsonOption
+from trainbudget.cli.help import command
+from trainbudget.cli.options import json_option, path_option
 
 # Defaults for a self-contained run: a patient ephemeral-server start (slow shared machines),
 # Prefect's own logs only when they matter. Its Prefect home is always inside the demo folder
@@ -24,15 +22,15 @@ _PREFECT_DEFAULTS = {
 }
 
 
-def demo(
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out", help="Folder for the ledger, reports and Prefect's home.", metavar="DIR"
-        ),
-    ] = Path("trainbudget-demo"),
-    as_json: JsonOption = False,
-) -> None:
+@command("demo")
+@path_option(
+    "--out",
+    "Folder for the ledger, reports and Prefect's home.",
+    "DIR",
+    default=Path("trainbudget-demo"),
+)
+@json_option
+def demo(out: Path, as_json: bool) -> None:
     """Run the pre-launch flow and the weekly review on bundled sample data; print the report."""
     from trainbudget.base.errors import InputError
     from trainbudget.cli.output import emit, stderr_console

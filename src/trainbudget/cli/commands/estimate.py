@@ -7,131 +7,112 @@ given `--run-id` (then it opens DuckDB). `campaign` reads a plan file and prices
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.base.errors import InputError
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    GpuOption,
-    GpusOption,
-    GpuTflopsOption,
-    JsonOption,
-    LedgerOption,
-    MfuOption,
-    ParamsOption,
-    PrecisionOption,
-    PriceOption,
-    TokensOption,
+    compose,
+    flag_option,
+    gpu_option,
+    gpu_tflops_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    mfu_option,
+    path_argument,
+    precision_option,
+    run_options,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, lazy, warn
 
-MfuFromOption = Annotated[
-    str | None,
-    typer.Option(
+# Where a measured MFU comes from (`estimate` and `campaign`).
+mfu_from_options = compose(
+    text_option(
         "--mfu-from",
-        help="Take the MFU from the ledger: calibrated, pilot or trace (see docs/estimate.md).",
-        metavar="SOURCE",
-        show_default=False,
+        "Take the MFU from the ledger: calibrated, pilot or trace (see docs/estimate.md).",
+        "SOURCE",
     ),
-]
-WorkClassOption = Annotated[
-    str,
-    typer.Option(
+    text_option(
         "--work-class",
-        help="Work class of the calibration (--mfu-from calibrated).",
-        metavar="CLASS",
+        "Work class of the calibration (--mfu-from calibrated).",
+        "CLASS",
+        default="main",
     ),
-]
-ClusterOption = Annotated[
-    str | None,
-    typer.Option(
-        "--cluster",
-        help="Cluster of the calibration; needed when several are calibrated.",
-        metavar="NAME",
+    text_option(
+        "--cluster", "Cluster of the calibration; needed when several are calibrated.", "NAME"
     ),
-]
+)
 
 
+@command("estimate")
+@run_options(required=True)
+@gpu_option()
+@gpu_tflops_option
+@precision_option
+@mfu_option
+@text_option(
+    "--model-class",
+    "dense, moe, cnn or snn (the prior's kind); dense, or moe with --method moe.",
+    "CLASS",
+)
+@text_option("--method", "FLOPs method: 6nt, attention, recompute or moe.", "METHOD", default="6nt")
+@text_option(
+    "--flops-terms",
+    "FLOPs counted on top of 6·N·T, a comma list of recompute, attention, logits.",
+    "TERMS",
+)
+@whole_option("--vocab", "Vocabulary size (logits term).")
+@value_option("--active-params", "Active parameter count N (moe method).", "N")
+@whole_option("--n-layers", "Transformer layers.", minimum=1)
+@whole_option("--d-model", "Hidden size.", minimum=1)
+@whole_option("--seq-len", "Sequence length, tokens.", minimum=1)
+@whole_option("--heads", "Attention heads (memory).", minimum=1)
+@whole_option("--micro-batch", "Per-GPU micro-batch: adds the memory check.", minimum=1)
+@text_option(
+    "--recompute", "Activation recomputation: none, selective, full.", "MODE", default="none"
+)
+@whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3, default=0)
+@whole_option("--tp", "Tensor-parallel degree.", minimum=1, default=1, name="tensor_parallel")
+@text_option("--run-id", "Land this estimate in the ledger under this run id.", "ID")
+@mfu_from_options
+@ledger_option
+@json_option
+@click.pass_context
 def estimate(
-    ctx: typer.Context,
-    params: ParamsOption,
-    tokens: TokensOption,
-    gpus: GpusOption,
-    price: PriceOption,
-    gpu: GpuOption = None,
-    gpu_tflops: GpuTflopsOption = None,
-    precision: PrecisionOption = "bf16",
-    mfu: MfuOption = None,
-    model_class: Annotated[
-        str | None,
-        typer.Option(
-            "--model-class",
-            help="dense, moe, cnn or snn (class-default MFU); dense, or moe with --method moe.",
-            show_default=False,
-        ),
-    ] = None,
-    method: Annotated[
-        str,
-        typer.Option(
-            "--method", help="FLOPs method: 6nt, attention, recompute or moe.", metavar="METHOD"
-        ),
-    ] = "6nt",
-    flops_terms: Annotated[
-        str | None,
-        typer.Option(
-            "--flops-terms",
-            help="FLOPs counted on top of 6·N·T, a comma list of recompute, attention, logits.",
-            metavar="TERMS",
-            show_default=False,
-        ),
-    ] = None,
-    vocab: Annotated[
-        int | None, typer.Option("--vocab", help="Vocabulary size (logits term).", metavar="N")
-    ] = None,
-    active_params: Annotated[
-        str | None, value_option("--active-params", "Active parameter count N (moe method).", "N")
-    ] = None,
-    n_layers: Annotated[
-        int | None, whole_option("--n-layers", "Transformer layers.", minimum=1)
-    ] = None,
-    d_model: Annotated[int | None, whole_option("--d-model", "Hidden size.", minimum=1)] = None,
-    seq_len: Annotated[
-        int | None, whole_option("--seq-len", "Sequence length, tokens.", minimum=1)
-    ] = None,
-    heads: Annotated[
-        int | None, whole_option("--heads", "Attention heads (memory).", minimum=1)
-    ] = None,
-    micro_batch: Annotated[
-        int | None,
-        whole_option("--micro-batch", "Per-GPU micro-batch: adds the memory check.", minimum=1),
-    ] = None,
-    recompute: Annotated[
-        str,
-        typer.Option(
-            "--recompute",
-            help="Activation recomputation: none, selective, full.",
-            metavar="MODE",
-        ),
-    ] = "none",
-    zero_stage: Annotated[
-        int, whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3)
-    ] = 0,
-    tensor_parallel: Annotated[int, whole_option("--tp", "Tensor-parallel degree.", minimum=1)] = 1,
-    run_id: Annotated[
-        str | None,
-        typer.Option(
-            "--run-id", help="Land this estimate in the ledger under this run id.", metavar="ID"
-        ),
-    ] = None,
-    mfu_from: MfuFromOption = None,
-    work_class: WorkClassOption = "main",
-    cluster: ClusterOption = None,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    params: str,
+    tokens: str,
+    gpus: str,
+    price: str,
+    gpu: str | None,
+    gpu_tflops: str | None,
+    precision: str,
+    mfu: str | None,
+    model_class: str | None,
+    method: str,
+    flops_terms: str | None,
+    vocab: int | None,
+    active_params: str | None,
+    n_layers: int | None,
+    d_model: int | None,
+    seq_len: int | None,
+    heads: int | None,
+    micro_batch: int | None,
+    recompute: str,
+    zero_stage: int,
+    tensor_parallel: int,
+    run_id: str | None,
+    mfu_from: str | None,
+    work_class: str,
+    cluster: str | None,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
     from trainbudget.cli.run_options import build_estimate, resolve_peak
@@ -153,30 +134,7 @@ def estimate(
             work_class=work_class,
             cluster=cluster,
         )
-    payload = build_estimate(
-        params=params,
-        tokens=tokens,
-        gpus=gpus,
-        price=price,
-        gpu=gpu,
-        gpu_tflops=gpu_tflops,
-        precision=precision,
-        mfu=mfu,
-        model_class=model_class,
-        method=method,
-        active_params=active_params,
-        n_layers=n_layers,
-        d_model=d_model,
-        seq_len=seq_len,
-        vocab=vocab,
-        flops_terms=flops_terms,
-        heads=heads,
-        micro_batch=micro_batch,
-        recompute=recompute,
-        zero_stage=zero_stage,
-        tensor_parallel=tensor_parallel,
-        measured=measured,
-    )
+    payload = build_estimate(ctx.params, measured=measured)
     if mfu is None and measured is None:
         _offer(ledger_path(ctx, ledger), payload["gpu"], work_class)
     if run_id is not None:
@@ -205,19 +163,22 @@ def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
         return plan_ledger_curve(book, plan, cluster)
 
 
+@command("campaign")
+@path_argument("plan_file", "Campaign plan YAML.", "PLAN")
+@flag_option("--record", "Land the plan and its campaign lines in the ledger.")
+@mfu_from_options
+@ledger_option
+@json_option
+@click.pass_context
 def campaign(
-    ctx: typer.Context,
-    plan_file: Annotated[
-        Path, typer.Argument(help="Campaign plan YAML.", metavar="PLAN", show_default=False)
-    ],
-    record: Annotated[
-        bool, typer.Option("--record", help="Land the plan and its campaign lines in the ledger.")
-    ] = False,
-    mfu_from: MfuFromOption = None,
-    work_class: WorkClassOption = "main",
-    cluster: ClusterOption = None,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    plan_file: Path,
+    record: bool,
+    mfu_from: str | None,
+    work_class: str,
+    cluster: str | None,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Price a campaign plan: lines by work class, totals, storage, sensitivity, ceiling."""
     render_campaign = lazy("trainbudget.cli.render.estimate", "render_campaign")
@@ -253,7 +214,8 @@ def campaign(
     payload = campaign_payload(result)
     payload["mfu_from"] = None if measured is None else measured.to_payload()
     payload["warnings"] += [] if measured is None else measured.warnings
-    if measured is None and result.main is not None and result.main.mfu_source == "class-default":
+    assumed = ("prior", "class-default")
+    if measured is None and result.main is not None and result.main.mfu_source in assumed:
         _offer(ledger_path(ctx, ledger), plan.main.gpu, work_class)
     for message in payload["warnings"]:
         warn(message)
@@ -296,13 +258,13 @@ def _offer(ledger_file: Path | None, gpu: str | None, work_class: str) -> None:
         # The offer is a courtesy, not worth a failure or a wait: say it was skipped.
         warn(
             f"ledger {ledger_file} is in use by another process: its measured MFUs were not "
-            "looked up (the class default is used)"
+            "looked up (the throughput prior's MFU is used)"
         )
         return
     found = [_offer_flags(offer) for offer in measured]
     if found:
         warn(
-            f"the MFU is the class default, but ledger {ledger_file} has measured ones; "
+            f"the MFU is the throughput prior's, but ledger {ledger_file} has measured ones; "
             f"to use one, pass: {'; or '.join(found)}"
         )
 

@@ -9,93 +9,76 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    JsonOption,
-    LedgerOption,
-    NoLedgerOption,
+    json_option,
+    ledger_option,
     ledger_path,
+    no_ledger_option,
+    path_argument,
+    path_option,
+    seed_option,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, warn, working
 
 
+@command("fit")
+@path_argument("ablations", "CSV of ablation results: params, tokens (or FLOPs), loss.", "FILE")
+@value_option(
+    "--target-params", "Parameter count N of the run to predict, e.g. 7e9.", "N", required=True
+)
+@value_option(
+    "--target-tokens", "Training tokens D of that run, e.g. 1.4e11.", "TOKENS", required=True
+)
+@value_option("--baseline-loss", "Loss to beat; gives the predicted gain.", "LOSS")
+@whole_option("--bootstrap", "Bootstrap resamples for the intervals.", minimum=0, default=1000)
+@seed_option
+@text_option("--confidence", "Coverage of the percentile intervals, in (0, 1).", "P", default="0.9")
+@value_option(
+    "--budget-flops",
+    "FLOP budget for the compute-optimal split (default 6·N·D of the target).",
+    "FLOPS",
+)
+@text_option("--params-column", "Column holding parameters N.", "COLUMN", default="params")
+@text_option("--tokens-column", "Column holding training tokens D.", "COLUMN", default="tokens")
+@text_option("--flops-column", "Column holding training FLOPs C; tokens = C / (6·N).", "COLUMN")
+@text_option("--loss-column", "Column holding the loss.", "COLUMN", default="loss")
+@whole_option(
+    "--drop-highest-loss",
+    "Set aside the N highest-loss points as outliers (the Chinchilla replication uses 5).",
+    default=0,
+)
+@path_option("--plot", "Write a PNG of the fit to this file.", "FILE")
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def fit(
-    ctx: typer.Context,
-    ablations: Annotated[
-        Path,
-        typer.Argument(
-            help="CSV of ablation results: params, tokens (or FLOPs), loss.", metavar="FILE"
-        ),
-    ],
-    target_params: Annotated[
-        str,
-        value_option("--target-params", "Parameter count N of the run to predict, e.g. 7e9.", "N"),
-    ],
-    target_tokens: Annotated[
-        str,
-        value_option("--target-tokens", "Training tokens D of that run, e.g. 1.4e11.", "TOKENS"),
-    ],
-    baseline_loss: Annotated[
-        str | None,
-        value_option("--baseline-loss", "Loss to beat; gives the predicted gain.", "LOSS"),
-    ] = None,
-    bootstrap: Annotated[
-        int, whole_option("--bootstrap", "Bootstrap resamples for the intervals.", minimum=0)
-    ] = 1000,
-    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
-    confidence: Annotated[
-        str,
-        typer.Option(
-            "--confidence", help="Coverage of the percentile intervals, in (0, 1).", metavar="P"
-        ),
-    ] = "0.9",
-    budget_flops: Annotated[
-        str | None,
-        value_option(
-            "--budget-flops",
-            "FLOP budget for the compute-optimal split (default 6·N·D of the target).",
-            "FLOPS",
-        ),
-    ] = None,
-    params_column: Annotated[
-        str,
-        typer.Option("--params-column", help="Column holding parameters N.", metavar="COLUMN"),
-    ] = "params",
-    tokens_column: Annotated[
-        str,
-        typer.Option("--tokens-column", help="Column holding training tokens D.", metavar="COLUMN"),
-    ] = "tokens",
-    flops_column: Annotated[
-        str | None,
-        typer.Option(
-            "--flops-column",
-            help="Column holding training FLOPs C; tokens = C / (6·N).",
-            metavar="COLUMN",
-        ),
-    ] = None,
-    loss_column: Annotated[
-        str, typer.Option("--loss-column", help="Column holding the loss.", metavar="COLUMN")
-    ] = "loss",
-    drop_highest_loss: Annotated[
-        int,
-        whole_option(
-            "--drop-highest-loss",
-            "Set aside the N highest-loss points as outliers (the Chinchilla replication uses 5).",
-        ),
-    ] = 0,
-    plot: Annotated[
-        Path | None,
-        typer.Option("--plot", help="Write a PNG of the fit to this file.", metavar="FILE"),
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    ablations: Path,
+    target_params: str,
+    target_tokens: str,
+    baseline_loss: str | None,
+    bootstrap: int,
+    seed: int,
+    confidence: str,
+    budget_flops: str | None,
+    params_column: str,
+    tokens_column: str,
+    flops_column: str | None,
+    loss_column: str,
+    drop_highest_loss: int,
+    plot: Path | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Fit a scaling law to ablations and predict the loss at the target scale, with intervals."""
     from trainbudget.cli.render.scaling import render_analysis

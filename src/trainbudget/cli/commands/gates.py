@@ -7,162 +7,107 @@ with the plan it read (when --plan is given). A defer is a success: exit 0.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    JsonOption,
-    LedgerOption,
-    NoLedgerOption,
+    flag_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    no_ledger_option,
+    path_option,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, lazy
 
 
+@command("admit")
+@value_option("--estimated-gpu-hours", "The run's estimated GPU-hours.", "HOURS", required=True)
+@value_option(
+    "--expected-interruptions",
+    "Interruptions expected during the run (a count, may be fractional).",
+    "COUNT",
+    required=True,
+)
+@value_option("--budget-gpu-hours", "Approved GPU-hours (default: plan gates.admission).", "HOURS")
+@flag_option("--no-checkpoint", "The run cannot resume from a checkpoint.")
+@whole_option("--gpus", "Accelerators requested.", "COUNT", minimum=1)
+@value_option("--memory-per-gpu-gb", "Memory needed per accelerator, GB.", "GB")
+@value_option(
+    "--runtime-hours", "Wall-clock hours requested (default: estimate / --gpus).", "HOURS"
+)
+@text_option("--data-snapshot", "The data snapshot the run trains on.", "SNAPSHOT")
+@text_option(
+    "--workload", "experiment or retraining (scheduled).", "WORKLOAD", default="experiment"
+)
+@text_option("--priority", "normal or high.", "PRIORITY", default="normal")
+@text_option("--candidate", "exploratory or production.", "KIND", default="exploratory")
+@flag_option(
+    "--skip-full-evaluation",
+    "Skip full evaluation (exploratory only; the run then cannot be promoted).",
+)
+@whole_option("--max-gpus", "Queue limit: accelerators per run.", "COUNT", minimum=0)
+@value_option("--max-memory-per-gpu-gb", "Queue limit: GB per accelerator.", "GB")
+@value_option("--max-runtime-hours", "Queue limit: wall-clock hours per run.", "HOURS")
+@flag_option("--require-data-snapshot", "Defer a run that names no snapshot.")
+@value_option("--capacity-gpu-hours", "Queue capacity for the period.", "HOURS")
+@value_option("--committed-gpu-hours", "Capacity already reserved by admitted runs.", "HOURS")
+@value_option(
+    "--retraining-reserve-gpu-hours", "Capacity only scheduled retraining may use.", "HOURS"
+)
+@path_option("--plan", "Read limits from the plan's gates.admission section.", "PLAN")
+@text_option("--campaign", "Campaign id (default: the plan's).", "ID")
+@text_option("--run-id", "The run being admitted.", "ID")
+@value_option("--estimated-billing-hours", "The run in the cluster's billing-hours.", "HOURS")
+@value_option("--allocation-billing-hours", "The account's allocation, billing-hours.", "HOURS")
+@value_option("--allocation-gpu-hours", "The account's allocation, GPU-hours.", "HOURS")
+@value_option("--allocation-used", "What the account has used, in its unit.", "HOURS")
+@path_option(
+    "--sreport", "The used figure from `sreport -P cluster AccountUtilizationByUser`.", "FILE"
+)
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def admit(
-    ctx: typer.Context,
-    estimated_gpu_hours: Annotated[
-        str, value_option("--estimated-gpu-hours", "The run's estimated GPU-hours.", "HOURS")
-    ],
-    expected_interruptions: Annotated[
-        str,
-        typer.Option(
-            "--expected-interruptions",
-            help="Interruptions expected during the run (a count, may be fractional).",
-            metavar="COUNT",
-            show_default=False,
-        ),
-    ],
-    budget_gpu_hours: Annotated[
-        str | None,
-        value_option(
-            "--budget-gpu-hours", "Approved GPU-hours (default: plan gates.admission).", "HOURS"
-        ),
-    ] = None,
-    no_checkpoint: Annotated[
-        bool, typer.Option("--no-checkpoint", help="The run cannot resume from a checkpoint.")
-    ] = False,
-    gpus: Annotated[
-        int | None, whole_option("--gpus", "Accelerators requested.", "COUNT", minimum=1)
-    ] = None,
-    memory_per_gpu_gb: Annotated[
-        str | None,
-        typer.Option(
-            "--memory-per-gpu-gb", help="Memory needed per accelerator, GB.", metavar="GB"
-        ),
-    ] = None,
-    runtime_hours: Annotated[
-        str | None,
-        value_option(
-            "--runtime-hours", "Wall-clock hours requested (default: estimate / --gpus).", "HOURS"
-        ),
-    ] = None,
-    data_snapshot: Annotated[
-        str | None,
-        typer.Option(
-            "--data-snapshot", help="The data snapshot the run trains on.", metavar="SNAPSHOT"
-        ),
-    ] = None,
-    workload: Annotated[
-        str,
-        typer.Option(
-            "--workload", help="experiment or retraining (scheduled).", metavar="WORKLOAD"
-        ),
-    ] = "experiment",
-    priority: Annotated[
-        str, typer.Option("--priority", help="normal or high.", metavar="PRIORITY")
-    ] = "normal",
-    candidate: Annotated[
-        str, typer.Option("--candidate", help="exploratory or production.", metavar="KIND")
-    ] = "exploratory",
-    skip_full_evaluation: Annotated[
-        bool,
-        typer.Option(
-            "--skip-full-evaluation",
-            help="Skip full evaluation (exploratory only; the run then cannot be promoted).",
-        ),
-    ] = False,
-    max_gpus: Annotated[
-        int | None,
-        whole_option("--max-gpus", "Queue limit: accelerators per run.", "COUNT", minimum=0),
-    ] = None,
-    max_memory_per_gpu_gb: Annotated[
-        str | None,
-        typer.Option(
-            "--max-memory-per-gpu-gb", help="Queue limit: GB per accelerator.", metavar="GB"
-        ),
-    ] = None,
-    max_runtime_hours: Annotated[
-        str | None,
-        value_option("--max-runtime-hours", "Queue limit: wall-clock hours per run.", "HOURS"),
-    ] = None,
-    require_data_snapshot: Annotated[
-        bool, typer.Option("--require-data-snapshot", help="Defer a run that names no snapshot.")
-    ] = False,
-    capacity_gpu_hours: Annotated[
-        str | None, value_option("--capacity-gpu-hours", "Queue capacity for the period.", "HOURS")
-    ] = None,
-    committed_gpu_hours: Annotated[
-        str | None,
-        value_option(
-            "--committed-gpu-hours", "Capacity already reserved by admitted runs.", "HOURS"
-        ),
-    ] = None,
-    retraining_reserve_gpu_hours: Annotated[
-        str | None,
-        value_option(
-            "--retraining-reserve-gpu-hours", "Capacity only scheduled retraining may use.", "HOURS"
-        ),
-    ] = None,
-    plan: Annotated[
-        Path | None,
-        typer.Option(
-            "--plan", help="Read limits from the plan's gates.admission section.", metavar="PLAN"
-        ),
-    ] = None,
-    campaign: Annotated[
-        str | None,
-        typer.Option("--campaign", help="Campaign id (default: the plan's).", metavar="ID"),
-    ] = None,
-    run_id: Annotated[
-        str | None, typer.Option("--run-id", help="The run being admitted.", metavar="ID")
-    ] = None,
-    estimated_billing_hours: Annotated[
-        str | None,
-        value_option(
-            "--estimated-billing-hours", "The run in the cluster's billing-hours.", "HOURS"
-        ),
-    ] = None,
-    allocation_billing_hours: Annotated[
-        str | None,
-        value_option(
-            "--allocation-billing-hours", "The account's allocation, billing-hours.", "HOURS"
-        ),
-    ] = None,
-    allocation_gpu_hours: Annotated[
-        str | None,
-        value_option("--allocation-gpu-hours", "The account's allocation, GPU-hours.", "HOURS"),
-    ] = None,
-    allocation_used: Annotated[
-        str | None,
-        value_option("--allocation-used", "What the account has used, in its unit.", "HOURS"),
-    ] = None,
-    sreport: Annotated[
-        Path | None,
-        typer.Option(
-            "--sreport",
-            help="The used figure from `sreport -P cluster AccountUtilizationByUser` output.",
-            metavar="FILE",
-        ),
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    estimated_gpu_hours: str,
+    expected_interruptions: str,
+    budget_gpu_hours: str | None,
+    no_checkpoint: bool,
+    gpus: int | None,
+    memory_per_gpu_gb: str | None,
+    runtime_hours: str | None,
+    data_snapshot: str | None,
+    workload: str,
+    priority: str,
+    candidate: str,
+    skip_full_evaluation: bool,
+    max_gpus: int | None,
+    max_memory_per_gpu_gb: str | None,
+    max_runtime_hours: str | None,
+    require_data_snapshot: bool,
+    capacity_gpu_hours: str | None,
+    committed_gpu_hours: str | None,
+    retraining_reserve_gpu_hours: str | None,
+    plan: Path | None,
+    campaign: str | None,
+    run_id: str | None,
+    estimated_billing_hours: str | None,
+    allocation_billing_hours: str | None,
+    allocation_gpu_hours: str | None,
+    allocation_used: str | None,
+    sreport: Path | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
     render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
@@ -234,10 +179,16 @@ def admit(
         "decision_id": None,
     }
     record_or_emit(
-        ctx, ledger, no_ledger=no_ledger, decide=lambda _: (outcome, payload),
-        campaign_id=campaign_id, run_id=run_id, as_json=as_json, render=render_admission,
+        ctx,
+        ledger,
+        no_ledger=no_ledger,
+        decide=lambda _: (outcome, payload),
+        campaign_id=campaign_id,
+        run_id=run_id,
+        as_json=as_json,
+        render=render_admission,
         plan=plan,
-    )  # fmt: skip
+    )
 
 
 def _with_allocation(
@@ -277,21 +228,20 @@ def _with_allocation(
     return replace(limits, allocation=allocation)
 
 
+@command("decisions")
+@text_option("--campaign", "Only this campaign's decisions.", "ID")
+@text_option("--gate", "Only this gate (admission, decision, ...).", "GATE")
+@whole_option("--limit", "Show at most the newest N decisions.", minimum=1, default=1000)
+@ledger_option
+@json_option
+@click.pass_context
 def decisions(
-    ctx: typer.Context,
-    campaign: Annotated[
-        str | None,
-        typer.Option("--campaign", help="Only this campaign's decisions.", metavar="ID"),
-    ] = None,
-    gate: Annotated[
-        str | None,
-        typer.Option("--gate", help="Only this gate (admission, decision, ...).", metavar="GATE"),
-    ] = None,
-    limit: Annotated[
-        int, whole_option("--limit", "Show at most the newest N decisions.", minimum=1)
-    ] = 1000,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    campaign: str | None,
+    gate: str | None,
+    limit: int,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """List recorded gate decisions, oldest first: time, gate, outcome, reason, sentence."""
     render_decisions = lazy("trainbudget.cli.render.gates", "render_decisions")

@@ -1,37 +1,38 @@
 """`trainbudget gpus`: the accelerator catalog (memory, dense peaks per precision, sources).
 
-A quick command: it reads `estimate/gpus.toml` and imports no framework beyond typer and rich.
+A quick command: it reads `estimate/gpus.toml` and imports no framework beyond click and rich.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from trainbudget.cli.options import JsonOption
+from trainbudget.cli.help import command
+from trainbudget.cli.options import flag_option, json_option
 from trainbudget.cli.output import emit
 
 _GIB = 2**30
 
 
-def gpus(
-    sources: Annotated[
-        bool, typer.Option("--sources", help="Add each entry's source note under the table.")
-    ] = False,
-    as_json: JsonOption = False,
-) -> None:
+@command("gpus")
+@flag_option("--sources", "Add each entry's source note under the table.")
+@json_option
+def gpus(sources: bool, as_json: bool) -> None:
     """List the accelerator catalog: memory (GiB) and dense peak TFLOP/s.
 
     Peaks are dense (2:4 sparsity figures halved); int8 is in TOPS.
     A TPU is one chip, a GB200 one GPU of its superchip: see --sources.
     --json prints every field, sources included.
     """
-    from trainbudget.cli.render.gpus import render_gpus
-
     payload = catalog_payload()
-    emit(payload, as_json, lambda console: render_gpus(console, payload, sources=sources))
+
+    def render(console: Any) -> None:
+        from trainbudget.cli.render.gpus import render_gpus  # rich: not for --json
+
+        render_gpus(console, payload, sources=sources)
+
+    emit(payload, as_json, render)
 
 
 def catalog_payload() -> dict[str, Any]:

@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path
-
-app = typer.Typer(
-    help="Create, inspect, move and maintain the ledger (a DuckDB file or the team ledger).",
-    no_args_is_help=True,
+from trainbudget.cli.help import group
+from trainbudget.cli.options import (
+    compose,
+    json_option,
+    ledger_option,
+    ledger_path,
+    path_argument,
+    whole_option,
 )
 
 
-@app.command("init")
-def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+@group("ledger", no_args_is_help=True)
+def ledger_group() -> None:
+    """Create, inspect, move and maintain the ledger (a DuckDB file or the team ledger)."""
+
+
+# Every ledger command takes the ledger and prints JSON on request.
+_common = compose(ledger_option, json_option, click.pass_context)
+_folder = path_argument("folder", "The export folder (new or empty for export).", "DIR")
+
+
+@ledger_group.command("init")
+@_common
+def init(ctx: click.Context, ledger: str | None, as_json: bool) -> None:
     """Create the ledger file (if missing) and apply pending schema migrations."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
@@ -38,8 +51,9 @@ def init(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     emit(payload, as_json, render, committed=True)
 
 
-@app.command("info")
-def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+@ledger_group.command("info")
+@_common
+def info(ctx: click.Context, ledger: str | None, as_json: bool) -> None:
     """List the ledger's tables with their row counts."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
@@ -69,18 +83,10 @@ def info(ctx: typer.Context, ledger: LedgerOption = None, as_json: JsonOption = 
     emit(payload, as_json, render)
 
 
-FolderArgument = Annotated[
-    Path, typer.Argument(metavar="DIR", help="The export folder (new or empty for export).")
-]
-
-
-@app.command("export")
-def export(
-    ctx: typer.Context,
-    folder: FolderArgument,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@ledger_group.command("export")
+@_folder
+@_common
+def export(ctx: click.Context, folder: Path, ledger: str | None, as_json: bool) -> None:
     """Write every table as Parquet, partitioned by ISO week, under DIR (for object storage)."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger import Ledger
@@ -92,13 +98,10 @@ def export(
     emit(payload, as_json, _render_transfer(payload, "exported to"))
 
 
-@app.command("import")
-def import_(
-    ctx: typer.Context,
-    folder: FolderArgument,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@ledger_group.command("import")
+@_folder
+@_common
+def import_(ctx: click.Context, folder: Path, ledger: str | None, as_json: bool) -> None:
     """Build a new ledger from a `ledger export` folder, row for row, in one transaction."""
     from trainbudget.cli.output import emit
     from trainbudget.ledger.transfer import import_ledger
@@ -138,27 +141,24 @@ def _render_transfer(payload: dict, verb: str):
     return render
 
 
-@app.command("maintain")
+@ledger_group.command("maintain")
+@ledger_option
+@whole_option(
+    "--retention-days",
+    "Expire team-ledger snapshots older than DAYS (time travel before that ends).",
+    "DAYS",
+    default=30,
+)
+@whole_option(
+    "--safe-age-days",
+    "Delete unreferenced and orphaned files only once older than DAYS.",
+    "DAYS",
+    default=7,
+)
+@json_option
+@click.pass_context
 def maintain_command(
-    ctx: typer.Context,
-    ledger: LedgerOption = None,
-    retention_days: Annotated[
-        int,
-        typer.Option(
-            "--retention-days",
-            metavar="DAYS",
-            help="Expire team-ledger snapshots older than DAYS (time travel before that ends).",
-        ),
-    ] = 30,
-    safe_age_days: Annotated[
-        int,
-        typer.Option(
-            "--safe-age-days",
-            metavar="DAYS",
-            help="Delete unreferenced and orphaned files only once older than DAYS.",
-        ),
-    ] = 7,
-    as_json: JsonOption = False,
+    ctx: click.Context, ledger: str | None, retention_days: int, safe_age_days: int, as_json: bool
 ) -> None:
     """Team ledger: flush inlined rows, merge small files, expire old snapshots, delete old
     unreferenced files. A DuckDB file needs none of it: it runs CHECKPOINT and says so."""

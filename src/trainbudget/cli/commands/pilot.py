@@ -3,68 +3,65 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    GPU_HELP,
-    JsonOption,
-    LedgerOption,
-    NoLedgerOption,
+    gpu_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    no_ledger_option,
+    path_argument,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, warn
 
 
+@command("pilot")
+@path_argument(
+    "steplogs",
+    "Step logs: .csv, .parquet or .jsonl (columns in docs/pilot.md).",
+    "STEPLOG...",
+    many=True,
+)
+@value_option("--params", "Parameter count N, e.g. 7e9 (for MFU = 6·N·tokens/s/peak).", "N")
+@gpu_option(" Its peak and memory.")
+@text_option(
+    "--precision",
+    "Peak to measure MFU against: fp32, tf32, bf16, fp16 or fp8.",
+    "PRECISION",
+    default="bf16",
+)
+@click.option(
+    "--shape-mix",
+    multiple=True,
+    metavar="SHAPE=FRACTION",
+    help="Training token mix, repeated: SEQ_LEN[xBATCH]=FRACTION (2048=0.9 8192=0.1).",
+)
+@whole_option("--warmup-steps", "Leave out each run's first N steps.", minimum=0, default=0)
+@value_option("--train-tokens", "Training tokens of the real run: project its GPU-hours.", "TOKENS")
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def pilot(
-    ctx: typer.Context,
-    steplogs: Annotated[
-        list[Path],
-        typer.Argument(
-            help="Step logs: .csv, .parquet or .jsonl (columns in docs/pilot.md).",
-            metavar="STEPLOG...",
-        ),
-    ],
-    params: Annotated[
-        str | None,
-        value_option("--params", "Parameter count N, e.g. 7e9 (for MFU = 6·N·tokens/s/peak).", "N"),
-    ] = None,
-    gpu: Annotated[
-        str | None,
-        typer.Option("--gpu", help=GPU_HELP + " Its peak and memory.", metavar="GPU"),
-    ] = None,
-    precision: Annotated[
-        str,
-        typer.Option(
-            "--precision",
-            help="Peak to measure MFU against: fp32, tf32, bf16, fp16 or fp8.",
-            metavar="PRECISION",
-        ),
-    ] = "bf16",
-    shape_mix: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--shape-mix",
-            help="Training token mix, repeated: SEQ_LEN[xBATCH]=FRACTION (2048=0.9 8192=0.1).",
-            metavar="SHAPE=FRACTION",
-        ),
-    ] = None,
-    warmup_steps: Annotated[
-        int, whole_option("--warmup-steps", "Leave out each run's first N steps.", minimum=0)
-    ] = 0,
-    train_tokens: Annotated[
-        str | None,
-        value_option(
-            "--train-tokens", "Training tokens of the real run: project its GPU-hours.", "TOKENS"
-        ),
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    steplogs: tuple[Path, ...],
+    params: str | None,
+    gpu: str | None,
+    precision: str,
+    shape_mix: tuple[str, ...],
+    warmup_steps: int,
+    train_tokens: str | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Summarize pilot step logs per shape; measure MFU; land steps and statistics."""
     from trainbudget.ledger import Ledger
@@ -82,15 +79,15 @@ def pilot(
         params=parse.positive("--params", params),
         gpu=gpu,
         precision=precision.lower(),
-        shape_mix=parse_shape_mix(shape_mix or []),
+        shape_mix=parse_shape_mix(list(shape_mix)),
         warmup_steps=warmup_steps,
         train_tokens=parse.positive("--train-tokens", train_tokens),
     )
     if no_ledger:
-        _report(land_pilot(None, steplogs, options, accelerator), params, gpu, as_json)
+        _report(land_pilot(None, list(steplogs), options, accelerator), params, gpu, as_json)
     else:
         with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-            result = land_pilot(book, steplogs, options, accelerator)
+            result = land_pilot(book, list(steplogs), options, accelerator)
         # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
         _report(result, params, gpu, as_json, committed=True)
 

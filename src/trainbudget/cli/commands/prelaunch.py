@@ -7,102 +7,83 @@ report folder and summary.json are the flow's, and the decisions land in the led
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    JsonOption,
-    LedgerOption,
+    flag_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    path_argument,
+    path_option,
+    seed_option,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, warn, working
 
 
+@command("prelaunch")
+@path_argument("plan", "Campaign plan YAML.", "PLAN")
+@path_option(
+    "--pilot-log",
+    "Pilot step log (CSV, Parquet, JSONL). Repeatable.",
+    "FILE",
+    multiple=True,
+    required=True,
+)
+@path_option(
+    "--trace", "Profiler trace file or folder of rank traces. Repeatable.", "PATH", multiple=True
+)
+@path_option("--ablations", "Ablations CSV for the scaling fit.", "FILE")
+@value_option("--baseline-loss", "Loss of the model to beat (with --ablations).", "LOSS")
+@value_option("--gain", "Predicted gain, instead of --ablations.", "GAIN")
+@value_option("--gain-uncertainty", "± uncertainty of --gain.", "GAIN", default="0")
+@text_option("--gain-source", "Where --gain comes from.", "TEXT", default="given")
+@value_option("--min-gain", "Smallest gain with a concrete benefit.", "GAIN", default="0")
+@value_option(
+    "--expected-interruptions", "Interruptions expected during the run.", "COUNT", default="1"
+)
+@whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1, default=200)
+@seed_option
+@text_option(
+    "--data-snapshot",
+    "The data snapshot the run trains on (checked against the plan's).",
+    "SNAPSHOT",
+)
+@path_option(
+    "--report-root",
+    "Folder for the run's report folder.",
+    "DIR",
+    default=Path("trainbudget-reports"),
+)
+@flag_option("--no-ledger", "Land into a scratch ledger that is deleted afterwards.")
+@ledger_option
+@json_option
+@click.pass_context
 def prelaunch(
-    ctx: typer.Context,
-    plan: Annotated[Path, typer.Argument(help="Campaign plan YAML.", metavar="PLAN")],
-    pilot_log: Annotated[
-        list[Path],
-        typer.Option(
-            "--pilot-log",
-            help="Pilot step log (CSV, Parquet, JSONL). Repeatable.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ],
-    trace: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--trace",
-            help="Profiler trace file or folder of rank traces. Repeatable.",
-            metavar="PATH",
-        ),
-    ] = None,
-    ablations: Annotated[
-        Path | None,
-        typer.Option("--ablations", help="Ablations CSV for the scaling fit.", metavar="FILE"),
-    ] = None,
-    baseline_loss: Annotated[
-        str | None,
-        value_option("--baseline-loss", "Loss of the model to beat (with --ablations).", "LOSS"),
-    ] = None,
-    gain: Annotated[
-        str | None,
-        value_option(
-            "--gain",
-            "Predicted gain, instead of --ablations.",
-            "GAIN",
-        ),
-    ] = None,
-    gain_uncertainty: Annotated[
-        str,
-        value_option(
-            "--gain-uncertainty",
-            "± uncertainty of --gain.",
-            "GAIN",
-        ),
-    ] = "0",
-    gain_source: Annotated[
-        str, typer.Option("--gain-source", help="Where --gain comes from.", metavar="TEXT")
-    ] = "given",
-    min_gain: Annotated[
-        str,
-        value_option(
-            "--min-gain",
-            "Smallest gain with a concrete benefit.",
-            "GAIN",
-        ),
-    ] = "0",
-    expected_interruptions: Annotated[
-        str,
-        value_option("--expected-interruptions", "Interruptions expected during the run.", "COUNT"),
-    ] = "1",
-    bootstrap: Annotated[
-        int, whole_option("--bootstrap", "Bootstrap resamples of the scaling fit.", minimum=1)
-    ] = 200,
-    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
-    data_snapshot: Annotated[
-        str | None,
-        typer.Option(
-            "--data-snapshot",
-            help="The data snapshot the run trains on (checked against the plan's).",
-            metavar="SNAPSHOT",
-        ),
-    ] = None,
-    report_root: Annotated[
-        Path,
-        typer.Option("--report-root", help="Folder for the run's report folder.", metavar="DIR"),
-    ] = Path("trainbudget-reports"),
-    no_ledger: Annotated[
-        bool,
-        typer.Option("--no-ledger", help="Land into a scratch ledger that is deleted afterwards."),
-    ] = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    plan: Path,
+    pilot_log: tuple[Path, ...],
+    trace: tuple[Path, ...],
+    ablations: Path | None,
+    baseline_loss: str | None,
+    gain: str | None,
+    gain_uncertainty: str,
+    gain_source: str,
+    min_gain: str,
+    expected_interruptions: str,
+    bootstrap: int,
+    seed: int,
+    data_snapshot: str | None,
+    report_root: Path,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Estimate a campaign from its pilot, traces and ablations; admit it; weigh its gain."""
     import tempfile

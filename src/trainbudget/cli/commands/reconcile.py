@@ -4,110 +4,100 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    JsonOption,
-    LedgerOption,
-    WaitOption,
     apply_wait,
+    cluster_tz_option,
+    flag_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    path_option,
+    text_option,
+    wait_option,
     whole_option,
 )
 from trainbudget.cli.output import emit, emit_with_array, warn, working
 
-FileList = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--sacct",
-        help="sacct export: --parsable2/--parsable text (any delimiter) or --json. Repeatable.",
-        metavar="FILE",
+
+@command("reconcile")
+@path_option(
+    "--sacct",
+    "sacct export: --parsable2/--parsable text (any delimiter) or --json. Repeatable.",
+    multiple=True,
+)
+@path_option("--registry", "Experiment registry (CSV or YAML).")
+@path_option("--progress", "Application progress events (JSONL).")
+@path_option("--manifest", "Artifact manifest (CSV or JSONL).")
+@path_option("--plan", "Campaign plan YAML (default: the newest landed).", "PLAN")
+@text_option(
+    "--week",
+    "ISO week to review, e.g. 2026-W48 (default: the weeks this run's --sacct files cover, "
+    "else the newest landed export's).",
+    "WEEK",
+)
+@cluster_tz_option
+@text_option(
+    "--cluster", "Cluster name for exports without a Cluster field.", "NAME", default="default"
+)
+@text_option("--sacct-delimiter", "sacct --delimiter (default: detected).", "CHAR")
+@click.option(
+    "--sacct-fields",
+    "--sacct-format",
+    "sacct_fields",
+    metavar="FIELDS",
+    help=(
+        "The columns of a headerless export: sacct field names, comma-separated, as "
+        "given to sacct --format. Needed unless every row reads in the default order "
+        "(JobID JobIDRaw JobName Account Partition State ExitCode Elapsed ElapsedRaw "
+        "Submit Start End AllocTRES ReqTRES NNodes AllocCPUS TRESUsageInTot), and a "
+        "file read in that order never replaces landed rows."
     ),
-]
-
-
+)
+@flag_option("--live", "Run sacct here (a login node) for the week.")
+@whole_option(
+    "--clock-tolerance-seconds",
+    "Scheduler vs application clock gap that flags a job.",
+    "SECONDS",
+    minimum=0,
+    default=300,
+)
+@flag_option(
+    "--no-ledger", "Reconcile in a scratch ledger that is deleted afterwards (give --plan)."
+)
+@path_option(
+    "--jobs",
+    "Write every reviewed job to this file (.parquet, .csv or .jsonl) instead of inline; "
+    "--json then has jobs_file and job_count.",
+    "PATH",
+)
+@ledger_option
+@wait_option
+@json_option
+@click.pass_context
 def reconcile(
-    ctx: typer.Context,
-    sacct: FileList = None,
-    registry: Annotated[
-        Path | None, typer.Option(help="Experiment registry (CSV or YAML).", metavar="FILE")
-    ] = None,
-    progress: Annotated[
-        Path | None, typer.Option(help="Application progress events (JSONL).", metavar="FILE")
-    ] = None,
-    manifest: Annotated[
-        Path | None, typer.Option(help="Artifact manifest (CSV or JSONL).", metavar="FILE")
-    ] = None,
-    plan: Annotated[
-        Path | None,
-        typer.Option(help="Campaign plan YAML (default: the newest landed).", metavar="PLAN"),
-    ] = None,
-    week: Annotated[
-        str | None,
-        typer.Option(
-            help="ISO week to review, e.g. 2026-W48 (default: the weeks this run's --sacct "
-            "files cover, else the newest landed export's).",
-            metavar="WEEK",
-        ),
-    ] = None,
-    cluster_tz: Annotated[
-        str, typer.Option(help="Time zone sacct printed its times in.", metavar="TZ")
-    ] = "UTC",
-    cluster: Annotated[
-        str,
-        typer.Option(help="Cluster name for exports without a Cluster field.", metavar="NAME"),
-    ] = "default",
-    sacct_delimiter: Annotated[
-        str | None, typer.Option(help="sacct --delimiter (default: detected).", metavar="CHAR")
-    ] = None,
-    sacct_fields: Annotated[
-        str | None,
-        typer.Option(
-            "--sacct-fields",
-            "--sacct-format",
-            help=(
-                "The columns of a headerless export: sacct field names, comma-separated, as "
-                "given to sacct --format. Needed unless every row reads in the default order "
-                "(JobID JobIDRaw JobName Account Partition State ExitCode Elapsed ElapsedRaw "
-                "Submit Start End AllocTRES ReqTRES NNodes AllocCPUS TRESUsageInTot), and a "
-                "file read in that order never replaces landed rows."
-            ),
-            metavar="FIELDS",
-        ),
-    ] = None,
-    live: Annotated[
-        bool, typer.Option("--live", help="Run sacct here (a login node) for the week.")
-    ] = False,
-    clock_tolerance_seconds: Annotated[
-        int,
-        whole_option(
-            "--clock-tolerance-seconds",
-            "Scheduler vs application clock gap that flags a job.",
-            "SECONDS",
-            minimum=0,
-        ),
-    ] = 300,
-    no_ledger: Annotated[
-        bool,
-        typer.Option(
-            "--no-ledger",
-            help="Reconcile in a scratch ledger that is deleted afterwards (give --plan).",
-        ),
-    ] = False,
-    jobs: Annotated[
-        Path | None,
-        typer.Option(
-            "--jobs",
-            help="Write every reviewed job to this file (.parquet, .csv or .jsonl) instead of "
-            "inline; --json then has jobs_file and job_count.",
-            metavar="PATH",
-        ),
-    ] = None,
-    ledger: LedgerOption = None,
-    wait: WaitOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    sacct: tuple[Path, ...],
+    registry: Path | None,
+    progress: Path | None,
+    manifest: Path | None,
+    plan: Path | None,
+    week: str | None,
+    cluster_tz: str,
+    cluster: str,
+    sacct_delimiter: str | None,
+    sacct_fields: str | None,
+    live: bool,
+    clock_tolerance_seconds: int,
+    no_ledger: bool,
+    jobs: Path | None,
+    ledger: str | None,
+    wait: str | None,
+    as_json: bool,
 ) -> None:
     """Reconcile allocated GPU-hours: useful / recovery / lost / unverified, plan, diagnosis."""
     import tempfile
@@ -163,5 +153,9 @@ def _print(payload: dict[str, Any], result: Any, as_json: bool, array: Path | No
         emit_with_array(payload, "jobs", array, sys.stdout.buffer, committed=True)
     else:
         top_jobs = result.review.top_jobs
-        emit(payload, as_json, lambda console: render_reconcile(console, payload, top_jobs),
-             committed=True)  # fmt: skip
+        emit(
+            payload,
+            as_json,
+            lambda console: render_reconcile(console, payload, top_jobs),
+            committed=True,
+        )

@@ -2,37 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import click
 
-import typer
-
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
+from trainbudget.cli.help import command
+from trainbudget.cli.options import (
+    json_option,
+    ledger_option,
+    ledger_path,
+    seed_option,
+    text_option,
+    whole_option,
+)
 from trainbudget.cli.output import emit
 
 
+@command("reliability")
+@text_option("--cluster", "Cluster to fit (default: the ledger's only one).", "NAME")
+@text_option(
+    "--campaign", "Campaign whose stored weekly measurements to show (and cluster).", "NAME"
+)
+@whole_option(
+    "--bootstrap", "Bootstrap resamples over jobs for the interval.", minimum=0, default=1000
+)
+@seed_option
+@ledger_option
+@json_option
+@click.pass_context
 def reliability(
-    ctx: typer.Context,
-    cluster: Annotated[
-        str | None,
-        typer.Option(
-            "--cluster", metavar="NAME", help="Cluster to fit (default: the ledger's only one)."
-        ),
-    ] = None,
-    campaign: Annotated[
-        str | None,
-        typer.Option(
-            "--campaign",
-            metavar="NAME",
-            help="Campaign whose stored weekly measurements to show (and cluster).",
-        ),
-    ] = None,
-    bootstrap: Annotated[
-        int,
-        whole_option("--bootstrap", "Bootstrap resamples over jobs for the interval.", minimum=0),
-    ] = 1000,
-    seed: Annotated[int, whole_option("--seed", "Seed of the resampling.")] = 0,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    cluster: str | None,
+    campaign: str | None,
+    bootstrap: int,
+    seed: int,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Interruptions against GPU-hours at risk by GPU count; MTBF(n) fit beside the fleet prior."""
     from trainbudget.cli.render.reliability import render_reliability

@@ -4,83 +4,63 @@ run reports over HTTP on loopback (TRAINBUDGET_REPORT_URL), so the UI's report l
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from trainbudget.cli.options import JsonOption, LedgerOption, ledger_path, whole_option
+from trainbudget.cli.help import command
+from trainbudget.cli.options import (
+    cluster_tz_option,
+    flag_option,
+    json_option,
+    ledger_option,
+    ledger_path,
+    path_option,
+    text_option,
+    whole_option,
+)
 
 
+@command("serve")
+@path_option("--plan", "Campaign plan the weekly review uses.", "PLAN")
+@path_option("--sacct", "sacct export for the weekly review. Repeatable.", multiple=True)
+@flag_option("--live-sacct", "Run sacct for the review week instead.")
+@path_option("--registry", "Experiment registry (CSV or YAML) for the review.")
+@path_option("--progress", "Application progress events (JSONL) for the review.")
+@path_option("--manifest", "Artifact manifest (CSV or JSONL) for the review.")
+@text_option("--cluster", "Cluster name of sacct records.", "NAME", default="default")
+@cluster_tz_option
+@text_option(
+    "--cron", "Weekly review schedule, a cron line (default: deploy/prefect.yaml's).", "CRON"
+)
+@text_option("--timezone", "Time zone of the schedule (default: the file's).", "TZ")
+@flag_option("--demo", "Use the bundled demo data as the review's inputs.")
+@path_option(
+    "--report-root",
+    "Where runs write their report folders; served at TRAINBUDGET_REPORT_URL.",
+    "DIR",
+    default=Path("trainbudget-reports"),
+)
+@whole_option("--limit", "At most N flow runs at once.", minimum=1)
+@ledger_option
+@json_option
+@click.pass_context
 def serve(
-    ctx: typer.Context,
-    plan: Annotated[
-        Path | None,
-        typer.Option("--plan", help="Campaign plan the weekly review uses.", metavar="PLAN"),
-    ] = None,
-    sacct: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--sacct", help="sacct export for the weekly review. Repeatable.", metavar="FILE"
-        ),
-    ] = None,
-    live_sacct: Annotated[
-        bool, typer.Option("--live-sacct", help="Run sacct for the review week instead.")
-    ] = False,
-    registry: Annotated[
-        Path | None,
-        typer.Option(
-            "--registry", help="Experiment registry (CSV or YAML) for the review.", metavar="FILE"
-        ),
-    ] = None,
-    progress: Annotated[
-        Path | None,
-        typer.Option(
-            "--progress", help="Application progress events (JSONL) for the review.", metavar="FILE"
-        ),
-    ] = None,
-    manifest: Annotated[
-        Path | None,
-        typer.Option(
-            "--manifest", help="Artifact manifest (CSV or JSONL) for the review.", metavar="FILE"
-        ),
-    ] = None,
-    cluster: Annotated[
-        str, typer.Option("--cluster", help="Cluster name of sacct records.", metavar="NAME")
-    ] = "default",
-    cluster_tz: Annotated[
-        str,
-        typer.Option("--cluster-tz", help="Time zone sacct printed its times in.", metavar="TZ"),
-    ] = "UTC",
-    cron: Annotated[
-        str | None,
-        typer.Option(
-            "--cron",
-            help="Weekly review schedule, a cron line (default: deploy/prefect.yaml's).",
-            metavar="CRON",
-        ),
-    ] = None,
-    timezone: Annotated[
-        str | None,
-        typer.Option(
-            "--timezone", help="Time zone of the schedule (default: the file's).", metavar="TZ"
-        ),
-    ] = None,
-    demo: Annotated[
-        bool, typer.Option("--demo", help="Use the bundled demo data as the review's inputs.")
-    ] = False,
-    report_root: Annotated[
-        Path,
-        typer.Option(
-            "--report-root",
-            metavar="DIR",
-            help="Where runs write their report folders; served at TRAINBUDGET_REPORT_URL.",
-        ),
-    ] = Path("trainbudget-reports"),
-    limit: Annotated[
-        int | None, whole_option("--limit", "At most N flow runs at once.", minimum=1)
-    ] = None,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    plan: Path | None,
+    sacct: tuple[Path, ...],
+    live_sacct: bool,
+    registry: Path | None,
+    progress: Path | None,
+    manifest: Path | None,
+    cluster: str,
+    cluster_tz: str,
+    cron: str | None,
+    timezone: str | None,
+    demo: bool,
+    report_root: Path,
+    limit: int | None,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Serve the pre-launch (on demand) and weekly-review (cron) deployments until stopped,
     and the run reports over HTTP at TRAINBUDGET_REPORT_URL (default http://127.0.0.1:4201/).

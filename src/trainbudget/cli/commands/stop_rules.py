@@ -8,91 +8,83 @@ is refused (exit 2). The verdict is recorded in the ledger's decisions table.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
 from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
 from trainbudget.cli.decisions import record_or_emit
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    JsonOption,
-    LedgerOption,
-    NoLedgerOption,
+    campaign_option,
+    flag_option,
+    json_option,
+    ledger_option,
+    no_ledger_option,
+    path_option,
+    text_option,
     value_option,
     whole_option,
 )
 from trainbudget.cli.output import lazy, warn
 
 
+@command("stop-rules")
+@value_option("--wall-hours", "Wall-clock hours the run has used.", "HOURS", required=True)
+@value_option("--spent-usd", "Dollars the run has spent.", "USD", required=True)
+@whole_option("--failed-steps", "Failed steps so far.", minimum=0, default=0)
+@click.option(
+    "--metric",
+    multiple=True,
+    metavar="NAME=V1,V2",
+    help="A development metric's history NAME=v1,v2,... in evaluation order (repeatable).",
+)
+@flag_option("--finished", "The run reached its planned end.")
+@path_option("--plan", "Take the rules from gates.stop_rules.", "PLAN")
+@value_option("--max-wall-hours", "Maximum wall clock, hours.", "HOURS")
+@value_option("--spend-limit-usd", "Spend limit, dollars.", "USD")
+@whole_option("--max-failed-steps", "Failed steps tolerated.", minimum=0)
+@text_option("--early-stop-metric", "Development metric to watch.", "METRIC")
+@text_option("--mode", "min or max (better is lower/higher).", "MODE", default="min")
+@whole_option("--patience", "Evaluations without gain.", minimum=1, default=3)
+@value_option("--min-delta", "Smallest change that counts as gain.", "DELTA", default="0")
+@click.option(
+    "--dev-metric",
+    multiple=True,
+    metavar="METRIC",
+    help="A declared development metric (repeatable).",
+)
+@click.option(
+    "--holdout-metric", multiple=True, metavar="METRIC", help="A final holdout metric (repeatable)."
+)
+@campaign_option
+@text_option("--run-id", "The run being checked.", "ID")
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def stop_rules(
-    ctx: typer.Context,
-    wall_hours: Annotated[
-        str, value_option("--wall-hours", "Wall-clock hours the run has used.", "HOURS")
-    ],
-    spent_usd: Annotated[str, value_option("--spent-usd", "Dollars the run has spent.", "USD")],
-    failed_steps: Annotated[
-        int, whole_option("--failed-steps", "Failed steps so far.", minimum=0)
-    ] = 0,
-    metric: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--metric",
-            help="A development metric's history NAME=v1,v2,... in evaluation order (repeatable).",
-            metavar="NAME=V1,V2",
-        ),
-    ] = None,
-    finished: Annotated[
-        bool, typer.Option("--finished", help="The run reached its planned end.")
-    ] = False,
-    plan: Annotated[
-        Path | None,
-        typer.Option("--plan", help="Take the rules from gates.stop_rules.", metavar="PLAN"),
-    ] = None,
-    max_wall_hours: Annotated[
-        str | None, value_option("--max-wall-hours", "Maximum wall clock, hours.", "HOURS")
-    ] = None,
-    spend_limit_usd: Annotated[
-        str | None, value_option("--spend-limit-usd", "Spend limit, dollars.", "USD")
-    ] = None,
-    max_failed_steps: Annotated[
-        int | None, whole_option("--max-failed-steps", "Failed steps tolerated.", minimum=0)
-    ] = None,
-    early_stop_metric: Annotated[
-        str | None,
-        typer.Option("--early-stop-metric", help="Development metric to watch.", metavar="METRIC"),
-    ] = None,
-    mode: Annotated[
-        str,
-        typer.Option("--mode", help="min or max (better is lower/higher).", metavar="MODE"),
-    ] = "min",
-    patience: Annotated[
-        int, whole_option("--patience", "Evaluations without gain.", minimum=1)
-    ] = 3,
-    min_delta: Annotated[
-        str, value_option("--min-delta", "Smallest change that counts as gain.", "DELTA")
-    ] = "0",
-    dev_metric: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--dev-metric", help="A declared development metric (repeatable).", metavar="METRIC"
-        ),
-    ] = None,
-    holdout_metric: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--holdout-metric", help="A final holdout metric (repeatable).", metavar="METRIC"
-        ),
-    ] = None,
-    campaign: Annotated[
-        str | None, typer.Option("--campaign", help="Campaign id.", metavar="ID")
-    ] = None,
-    run_id: Annotated[
-        str | None, typer.Option("--run-id", help="The run being checked.", metavar="ID")
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    wall_hours: str,
+    spent_usd: str,
+    failed_steps: int,
+    metric: tuple[str, ...],
+    finished: bool,
+    plan: Path | None,
+    max_wall_hours: str | None,
+    spend_limit_usd: str | None,
+    max_failed_steps: int | None,
+    early_stop_metric: str | None,
+    mode: str,
+    patience: int,
+    min_delta: str,
+    dev_metric: tuple[str, ...],
+    holdout_metric: tuple[str, ...],
+    campaign: str | None,
+    run_id: str | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Stop or continue a run under its declared rules; a budget stop marks it unpromotable."""
     render_stop_rules = lazy("trainbudget.cli.render.gates", "render_stop_rules")
@@ -118,8 +110,8 @@ def stop_rules(
                 early_stop_metric, mode, patience, parse.amount("--min-delta", min_delta)
             )
         rules = declare_stop_rules(
-            development_metrics=dev_metric or [],
-            holdout_metrics=holdout_metric or [],
+            development_metrics=list(dev_metric),
+            holdout_metrics=list(holdout_metric),
             max_wall_hours=parse.duration("--max-wall-hours", max_wall_hours),
             spend_limit_usd=parse.amount("--spend-limit-usd", spend_limit_usd, "dollars"),
             max_failed_steps=max_failed_steps,
@@ -147,9 +139,15 @@ def stop_rules(
         "decision_id": None,
     }
     record_or_emit(
-        ctx, ledger, no_ledger=no_ledger, decide=lambda _: (outcome, payload),
-        campaign_id=campaign, run_id=run_id, as_json=as_json, render=render_stop_rules,
-    )  # fmt: skip
+        ctx,
+        ledger,
+        no_ledger=no_ledger,
+        decide=lambda _: (outcome, payload),
+        campaign_id=campaign,
+        run_id=run_id,
+        as_json=as_json,
+        render=render_stop_rules,
+    )
 
 
 def _history(text: str) -> tuple[str, list[str]]:

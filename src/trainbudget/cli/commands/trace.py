@@ -3,73 +3,70 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.help import command
 from trainbudget.cli.options import (
-    GPU_HELP,
-    GpuTflopsOption,
-    JsonOption,
-    LedgerOption,
-    NoLedgerOption,
+    flag_option,
+    gpu_option,
+    gpu_tflops_option,
+    json_option,
+    ledger_option,
     ledger_path,
+    no_ledger_option,
+    path_argument,
+    text_option,
     whole_option,
 )
 from trainbudget.cli.output import Progress, emit, warn
 
 
+@command("trace")
+@path_argument(
+    "paths", "Rank trace files (.json or .json.gz) or folders of them.", "PATH...", many=True
+)
+@flag_option(
+    "--hta-compatible", "HTA's selection and rounding: drop the last ProfilerStep, whole µs."
+)
+@gpu_option(" MFU is reported against it.")
+@gpu_tflops_option
+@text_option(
+    "--precision",
+    "Peak for MFU: fp32, tf32, bf16, fp16, fp8 (default: the traced ops' dtype).",
+    "PRECISION",
+)
+@whole_option(
+    "--max-json-bytes",
+    "Refuse a trace that decompresses past this many bytes (default 2 GiB).",
+    "BYTES",
+    minimum=1,
+)
+@whole_option("--jobs", "Worker processes (default: one per core).", minimum=1)
+@no_ledger_option
+@ledger_option
+@json_option
+@click.pass_context
 def trace(
-    ctx: typer.Context,
-    paths: Annotated[
-        list[Path],
-        typer.Argument(
-            help="Rank trace files (.json or .json.gz) or folders of them.", metavar="PATH..."
-        ),
-    ],
-    hta_compatible: Annotated[
-        bool,
-        typer.Option(
-            "--hta-compatible",
-            help="HTA's selection and rounding: drop the last ProfilerStep, whole µs.",
-        ),
-    ] = False,
-    gpu: Annotated[
-        str | None,
-        typer.Option("--gpu", help=GPU_HELP + " MFU is reported against it.", metavar="GPU"),
-    ] = None,
-    gpu_tflops: GpuTflopsOption = None,
-    precision: Annotated[
-        str | None,
-        typer.Option(
-            "--precision",
-            help="Peak for MFU: fp32, tf32, bf16, fp16, fp8 (default: the traced ops' dtype).",
-            metavar="PRECISION",
-        ),
-    ] = None,
-    max_json_bytes: Annotated[
-        int | None,
-        whole_option(
-            "--max-json-bytes",
-            "Refuse a trace that decompresses past this many bytes (default 2 GiB).",
-            "BYTES",
-            minimum=1,
-        ),
-    ] = None,
-    jobs: Annotated[
-        int | None,
-        whole_option("--jobs", "Worker processes (default: one per core).", minimum=1),
-    ] = None,
-    no_ledger: NoLedgerOption = False,
-    ledger: LedgerOption = None,
-    as_json: JsonOption = False,
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    hta_compatible: bool,
+    gpu: str | None,
+    gpu_tflops: str | None,
+    precision: str | None,
+    max_json_bytes: int | None,
+    jobs: int | None,
+    no_ledger: bool,
+    ledger: str | None,
+    as_json: bool,
 ) -> None:
     """Summarize profiler traces: GPU busy/idle, kernel categories, overlap, steps, memory, MFU."""
     from trainbudget.trace.combine import assign_ranks, choose_peak, combine_ranks
     from trainbudget.trace.ranks import summarize_files, trace_files
 
-    files = trace_files(paths)
+    files = trace_files(list(paths))
     tflops = parse.tflops("--gpu-tflops", gpu_tflops)
     accelerator = None
     if gpu is not None and tflops is None:

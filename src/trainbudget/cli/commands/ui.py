@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-import typer
-
-from trainbudget.cli.options import JsonOption
+from trainbudget.cli.help import command
+from trainbudget.cli.options import flag_option, json_option, path_option, whole_option
 
 if TYPE_CHECKING:
     import subprocess
@@ -22,25 +21,17 @@ START_TIMEOUT_S = 180
 TELEMETRY_OFF = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
 
 
-def ui(
-    demo: Annotated[
-        bool,
-        typer.Option("--demo", help="Show the runs of `trainbudget demo` (its folder's Prefect)."),
-    ] = False,
-    port: Annotated[
-        int, typer.Option("--port", metavar="PORT", help="Port of the Prefect UI on 127.0.0.1.")
-    ] = DEFAULT_UI_PORT,
-    report_root: Annotated[
-        Path | None,
-        typer.Option(
-            "--report-root",
-            metavar="FOLDER",
-            help="Run report folders to serve (default trainbudget-reports; with --demo, "
-            "the demo folder, trainbudget-demo).",
-        ),
-    ] = None,
-    as_json: JsonOption = False,
-) -> None:
+@command("ui")
+@flag_option("--demo", "Show the runs of `trainbudget demo` (its folder's Prefect).")
+@whole_option("--port", "Port of the Prefect UI on 127.0.0.1.", "PORT", default=DEFAULT_UI_PORT)
+@path_option(
+    "--report-root",
+    "Run report folders to serve (default trainbudget-reports; with --demo, the demo folder, "
+    "trainbudget-demo).",
+    "FOLDER",
+)
+@json_option
+def ui(demo: bool, port: int, report_root: Path | None, as_json: bool) -> None:
     """Start the Prefect UI on 127.0.0.1 and serve the run reports over HTTP, so
     a run's report link opens from the UI; runs until Ctrl-C.
 
@@ -77,10 +68,21 @@ def ui(
     stderr_console.print(f"starting the Prefect server on 127.0.0.1:{port} …")
     with log.open("w") as sink:
         server = subprocess.Popen(
-            [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-             "--port", str(port)],
-            env=env, stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "server",
+                "start",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     try:
         _wait_healthy(server, f"{ui_url}/api/health", log)
         payload = {

@@ -163,8 +163,10 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
             f"{float(cadence['lost_fraction']):.2%} = f {float(cadence['overhead_fraction']):.2%}"
             " (the grid's 'cadence' column)"
         )
-    if payload.get("forecast") and "lines" in payload["forecast"]:  # a band alone: no table
+    if payload.get("forecast") and "lines" in payload["forecast"]:
         render_forecast(console, payload["forecast"])
+    elif payload.get("forecast"):  # a band alone (on the main line): no table; the layout
+        render_layout(console, payload["forecast"])
     if payload["capacity"]:
         capacity = Table(title="capacity options, expected (restarts, lost work, delay)")
         capacity.add_column("option", no_wrap=True)
@@ -233,6 +235,11 @@ def render_forecast(console: Any, forecast: dict[str, Any]) -> None:
             f"{forecast['throughput_source']}; moved most by "
             f"{forecast['band_detail']['moved_most_by']}"
         )
+    render_layout(console, forecast)
+
+
+def render_layout(console: Any, forecast: dict[str, Any]) -> None:
+    """With main.parallel: the pipeline bubble and the most loaded rank, one line."""
     if "memory_most_loaded_rank" in forecast:
         memory = forecast["memory_most_loaded_rank"]
         fits = {True: "fits", False: "DOES NOT FIT", None: "no accelerator to check"}
