@@ -233,6 +233,9 @@ def price_and_decide(
             memory_per_gpu_gb=pilot_memory_gb(landed.pilot),
             runtime_hours=main_wall_hours(estimate, plan),
             data_snapshot=prepared.inputs.data_snapshot,
+            planned_billing_hours=(
+                estimate.billing.billing_hours if estimate.billing is not None else None
+            ),
         )
         worth = decide_run(estimate.compute_usd, gain.predicted, prepared.inputs.min_gain)
         gates = [admission, worth]

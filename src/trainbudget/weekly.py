@@ -268,7 +268,7 @@ def reconcile(ledger: Ledger, inputs: WeeklyInputs, jobs_path: Path | None) -> R
     week = done.prepared
     return ReconcileResult(
         week.week, week.bounds, done.landed, plan, done.mfu, result, warnings,
-        variance=with_continuation(result.variance),
+        variance=with_continuation(result.variance, result.burn_down),
     )  # fmt: skip
 
 
@@ -342,6 +342,9 @@ def summarize(result: WeeklyResult, report_html: Path) -> RunSummary:
         extra={
             "totals": result.review.totals,
             "goodput": _goodput(result),
+            "burn_down": (
+                None if result.review.burn_down is None else result.review.burn_down.as_dict()
+            ),
             "quarantined": result.quarantine.payload(),
         },
     )

@@ -43,6 +43,9 @@ def test_campaign_split_variance_and_diagnosis(cli, tmp_path, campaign) -> None:
         **{f"{k}_gpu_hours": h for k, h in hours.items()},
         **{f"{k}_gpu_seconds": h * 3600 for k, h in hours.items()},  # the exact integers
         "jobs": 6,
+        # Only 101's AllocTRES carries billing= (billing=8): 8 × 10 h (reconcile/billing.py).
+        "allocated_billing_hours": 80,
+        "allocated_billing_seconds": 80 * 3600,
     }
     # f = (16 lost + 20 recovery) / (64 + 64 useful) of the main run.
     assert out["failure_fraction"] == pytest.approx(36 / 128)

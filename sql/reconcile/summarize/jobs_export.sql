@@ -1,4 +1,4 @@
--- in: job_accounting   params: none
+-- in: job_accounting, job_billing   params: none
 -- out: temp view jobs_export: the week's jobs as every --jobs format and the inline array
 --      print them, contract keys first, and alloc_id last (the report order: allocations.sql;
 --      the copies sort by it and leave it out). The integer *_gpu_seconds are the exact
@@ -8,7 +8,9 @@
 --      rest's 12 places from (s % 3600) in BIGINT, which needs no HUGEINT (the seconds are
 --      never negative: JOB_ACCOUNTING_RULES; 0.7 CPU-s less for 2M values than
 --      (s::HUGEINT * 2e12 + 3600) // 7200, the same text). Times are ISO-8601 UTC;
---      app_* are the application's own clock, kept beside the scheduler's.
+--      app_* are the application's own clock, kept beside the scheduler's. `billing` is
+--      the AllocTRES billing=N (NULL without one) and allocated_billing_hours N × the
+--      seconds in the week (reconcile/billing/job_billing.sql), exact as the GPU-hours.
 CREATE OR REPLACE TEMP VIEW jobs_export AS
 SELECT job_id,
        state,
@@ -33,6 +35,11 @@ SELECT job_id,
        recovery_gpu_seconds,
        lost_gpu_seconds,
        unverified_gpu_seconds,
+       billing,
+       (allocated_billing_seconds // 3600)::DECIMAL(38, 12)
+           + (((allocated_billing_seconds % 3600) * 2000000000000 + 3600) // 7200)::DECIMAL(18, 0)
+             * 0.000000000001::DECIMAL(12, 12) AS allocated_billing_hours,
+       allocated_billing_seconds,
        job_id_raw,
        cluster,
        name,
@@ -61,4 +68,5 @@ SELECT job_id,
        from_steps,
        alloc_id
 FROM job_accounting
+LEFT JOIN (SELECT alloc_id, billing, allocated_billing_seconds FROM job_billing) USING (alloc_id)
 WHERE in_week;

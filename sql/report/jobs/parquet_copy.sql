@@ -14,6 +14,8 @@ COPY (
         'allocated_gpu_seconds': 'BIGINT', 'useful_gpu_seconds': 'BIGINT',
         'recovery_gpu_seconds': 'BIGINT', 'lost_gpu_seconds': 'BIGINT',
         'unverified_gpu_seconds': 'BIGINT',
+        'billing': 'BIGINT', 'allocated_billing_hours': 'DECIMAL(38, 12)',
+        'allocated_billing_seconds': 'BIGINT',
         'job_id_raw': 'VARCHAR', 'cluster': 'VARCHAR', 'name': 'VARCHAR', 'account': 'VARCHAR',
         'partition': 'VARCHAR', 'state_text': 'VARCHAR', 'exit_code': 'VARCHAR',
         'elapsed_seconds': 'BIGINT', 'submit_time': 'VARCHAR', 'start_time': 'VARCHAR',

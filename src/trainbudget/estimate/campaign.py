@@ -34,6 +34,7 @@ from trainbudget.estimate.run import RunEstimate, estimate_from_flops, estimate_
 from trainbudget.estimate.sensitivity import SensitivityCase, sensitivity_grid
 
 if TYPE_CHECKING:
+    from trainbudget.estimate.billing import CampaignBilling
     from trainbudget.estimate.forecast import Forecast
     from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.plan import Plan
@@ -82,6 +83,8 @@ class CampaignEstimate:
     forecast: Forecast | None = None
     # Without a forecast: the main line's throughput_source and band (estimate/main_band.py).
     main_band: dict[str, Any] | None = None
+    # With cluster.billing: every GPU line in the cluster's billing units (estimate/billing.py).
+    billing: CampaignBilling | None = None
 
 
 def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = None) -> RunEstimate:
@@ -332,6 +335,12 @@ def campaign_estimate(
         derived_fraction=None if cadence is None else cadence.overhead_fraction,
         forecast_fraction=forecast.failure_fraction if "forecast" in fractions else None,
     )
+    billing = None
+    if plan.cluster is not None and plan.cluster.billing is not None:
+        from trainbudget.estimate.billing import campaign_billing
+
+        billing = campaign_billing(plan, lines)
+        warnings += billing.warnings
     ceiling_hours = plan.ceiling.gpu_hours
     total_usd = compute_usd + storage_usd
     ceiling = CeilingCheck(
@@ -367,4 +376,5 @@ def campaign_estimate(
         warnings=warnings,
         forecast=forecast,
         main_band=band,
+        billing=billing,
     )

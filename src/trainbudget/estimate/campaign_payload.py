@@ -16,7 +16,7 @@ def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
         from trainbudget.estimate.forecast_lines import forecast_payload
 
         forecast = forecast_payload(result.forecast)
-    return {
+    payload = {
         "campaign": result.campaign,
         "unit_of_progress": result.unit_of_progress,
         "lines": [asdict(line) for line in result.lines],
@@ -38,3 +38,8 @@ def campaign_payload(result: CampaignEstimate) -> dict[str, Any]:
         "forecast": forecast,
         "warnings": list(result.warnings),
     }
+    if result.billing is not None:  # cluster.billing: each line and the total in its units
+        from trainbudget.estimate.billing import billing_payload
+
+        payload = billing_payload(payload, result.billing)
+    return payload

@@ -57,6 +57,7 @@ def exact_sum(values: Iterable[Any]) -> Fraction:
 
 def check_estimate(estimate: CampaignEstimate) -> None:
     """Every identity of the pre-launch report (report/prelaunch.py) on `estimate`."""
+    check_estimate_billing(estimate)
     price = exact(estimate.gpu_hour_usd)
     lines = [ln for ln in estimate.lines if ln.work_class != "storage"]
     # "Campaign lines" and the summary's first line.
@@ -128,3 +129,23 @@ def check_estimate(estimate: CampaignEstimate) -> None:
                 forecast.ettr,
                 exact(forecast.compute_gpu_hours) / exact(forecast.main_gpu_hours),
             )
+
+
+def check_estimate_billing(estimate: CampaignEstimate) -> None:
+    """ "Billing units" of the pre-launch estimate (estimate/billing.py): each line's
+    billing-hours = a job's billing × its GPU-hours ÷ a job's GPUs; the total is the lines'."""
+    billing = getattr(estimate, "billing", None)
+    if billing is None:
+        return
+    hours = {(ln.work_class, ln.name): ln.gpu_hours for ln in estimate.lines}
+    for line in billing.lines:
+        hours_equal(
+            f"billing {line.work_class} {line.name}: billing × GPU-hours ÷ GPUs",
+            line.billing_hours,
+            line.billing * exact(hours[(line.work_class, line.name)]) / line.job_gpus,
+        )
+    hours_equal(
+        "billing-hours = the lines' billing-hours",
+        billing.billing_hours,
+        exact_sum(line.billing_hours for line in billing.lines),
+    )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from trainbudget.base.errors import InputError
 from trainbudget.base.limits import within_gate_bound
+from trainbudget.gates.allocation import Allocation, allocation_block, plan_allocation
 from trainbudget.gates.outcome import GateOutcome, taken
 from trainbudget.gates.outcome import hours as _h
 from trainbudget.gates.outcome import plain as _n
@@ -54,6 +55,8 @@ class AdmissionRequest:
     priority: Priority = "normal"
     candidate: Candidate = "exploratory"
     full_evaluation: bool = True
+    # The run in the cluster's billing units, for an allocation in billing-hours.
+    estimated_billing_hours: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class QueueLimits:
     capacity_gpu_hours: Decimal | None = None
     committed_gpu_hours: Decimal = Decimal(0)
     retraining_reserve_gpu_hours: Decimal = Decimal(0)
+    allocation: Allocation | None = None  # the account's (gates/allocation.py)
 
 
 def plan_limits(
@@ -98,6 +102,9 @@ def plan_limits(
             capacity_gpu_hours=section.capacity_gpu_hours,
             retraining_reserve_gpu_hours=section.retraining_reserve_gpu_hours,
         )
+    allocation = plan_allocation(plan)
+    if allocation is not None:
+        limits = replace(limits, allocation=allocation)
     known = {f.name for f in fields(QueueLimits)}
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
     unknown = sorted(set(given) - known)
@@ -138,6 +145,7 @@ def admit_planned_run(
     memory_per_gpu_gb: Decimal | None = None,
     runtime_hours: Decimal | None = None,
     data_snapshot: str | None = None,
+    planned_billing_hours: Decimal | None = None,
 ) -> GateOutcome:
     """Seed 001's admission of a plan's campaign under every limit the plan declares.
 
@@ -155,12 +163,14 @@ def admit_planned_run(
         memory_per_gpu_gb=memory_per_gpu_gb,
         runtime_hours=runtime_hours,
         data_snapshot=data_snapshot,
+        estimated_billing_hours=planned_billing_hours,
     )
     return admit_run(request, limits)
 
 
 REASONS = (
     "budget",
+    "allocation",
     "no-recovery",
     "accelerator-limit",
     "memory-limit",
@@ -207,6 +217,10 @@ def admit_run(request: AdmissionRequest, limits: QueueLimits | None = None) -> G
                 f"{_n(budget)}",
             )
         )
+    # Beside the ceiling: the account's allocation (gates/allocation.py).
+    billing_estimate = taken("estimated_billing_hours", request.estimated_billing_hours)
+    if (block := allocation_block(limits.allocation, estimate, billing_estimate)) is not None:
+        blocks.append(block)
     if interruptions > 0 and not request.checkpoint_supported:
         blocks.append(
             (
@@ -233,6 +247,8 @@ def admit_run(request: AdmissionRequest, limits: QueueLimits | None = None) -> G
         "full_evaluation": request.full_evaluation,
         "limits": _limits_dict(limits),
     }
+    if billing_estimate is not None:
+        inputs["estimated_billing_hours"] = billing_estimate
     details = {
         "reasons": [{"reason": code, "sentence": _cap(text)} for code, text in blocks],
         # Seed 001: an exploratory run may skip full evaluation, but then it cannot be promoted.
@@ -379,7 +395,7 @@ def _limits_dict(limits: QueueLimits) -> dict[str, object]:
         "capacity_gpu_hours": limits.capacity_gpu_hours,
         "committed_gpu_hours": limits.committed_gpu_hours,
         "retraining_reserve_gpu_hours": limits.retraining_reserve_gpu_hours,
-    }
+    } | ({} if limits.allocation is None else {"allocation": limits.allocation.as_dict()})
 
 
 def _cap(text: str) -> str:

@@ -24,26 +24,43 @@ from trainbudget.gates.retention import (
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan
+    from trainbudget.reconcile.burndown import BurnDown
     from trainbudget.reconcile.review import FailedJob, LandedArtifact, Review
 
 
-def continuation(variance: dict[str, Any]) -> GateOutcome:
+def continuation(variance: dict[str, Any], burn_down: BurnDown | None = None) -> GateOutcome:
     """The continuation gate on a plan variance: spent (actual GPU-hours to date) plus the
-    plan's remaining GPU-hours against the ceiling."""
-    return continue_main_run(
+    plan's remaining GPU-hours against the ceiling. With the review's burn-down (at the
+    measured weekly rate, reconcile/burndown.py) the gate also says when the ceiling and the
+    allocation are reached, and whether before the plan's end; the verdict stays the seed's."""
+    outcome = continue_main_run(
         variance["actual_gpu_hours"],
         variance["remaining_plan_gpu_hours"],
         variance["ceiling_gpu_hours"],
     )
+    if burn_down is None:
+        return outcome
+    early = burn_down.ceiling_before_plan_end or burn_down.allocation_before_plan_end
+    return dataclasses.replace(
+        outcome,
+        sentence=f"{outcome.sentence} {burn_down.sentence()}",
+        details={
+            **outcome.details,
+            "burn_down": burn_down.as_dict(),
+            "reached_before_plan_end": bool(early),
+        },
+    )
 
 
-def with_continuation(variance: dict[str, Any] | None) -> dict[str, Any] | None:
+def with_continuation(
+    variance: dict[str, Any] | None, burn_down: BurnDown | None = None
+) -> dict[str, Any] | None:
     """The variance as `reconcile --json` prints it: the continuation outcome (as a dict)
     after `within_ceiling`, before the sensitivity at the measured f."""
     if variance is None:
         return None
     shown = {k: v for k, v in variance.items() if k != "sensitivity_at_measured_f"}
-    shown["continuation"] = continuation(variance).as_dict()
+    shown["continuation"] = continuation(variance, burn_down).as_dict()
     shown["sensitivity_at_measured_f"] = variance["sensitivity_at_measured_f"]
     return shown
 
@@ -119,7 +136,7 @@ def weekly_gates(plan: Plan, review: Review, week: tuple[datetime, datetime]) ->
         raise ValueError(f"the review covers {review.week}, not the week {week} to decide on")
     outcomes: list[GateOutcome] = []
     if review.variance is not None:
-        outcomes.append(continuation(review.variance))
+        outcomes.append(continuation(review.variance, review.burn_down))
     outcomes += retry_outcomes(plan, review.failed_jobs)
     kept = retention(plan, review.artifacts, week[1])
     if kept is not None:

@@ -62,6 +62,18 @@ def _construct_decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Decima
 _DecimalLoader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
 
 
+def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """A YAML date or time; one that is no calendar date (2027-13-31) stays text, for the
+    field's check to refuse at its line (PyYAML would raise ValueError)."""
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_DecimalLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+
+
 def load_plan(path: str | Path) -> Plan:
     """Read and validate a plan file; raise InputError naming file, line and field.
 

@@ -19,6 +19,7 @@ from trainbudget.plan.checks import (
     optional,
     text,
 )
+from trainbudget.plan.cluster import Cluster
 from trainbudget.plan.fields import (
     Section,
     section,
@@ -59,6 +60,9 @@ class JobGroup(Section):
     runs: int = spec(POSITIVE_INT)
     gpus: int = spec(POSITIVE_INT)
     hours: Decimal = spec(POSITIVE_DECIMAL)
+    # The job's CPUs and memory when not its GPU share of cluster.node (estimate/billing.py).
+    cpus: int | None = spec(_OPT_POS_INT, None, omit_default=True)
+    mem_gib: Decimal | None = spec(_OPT_POS_DECIMAL, None, omit_default=True)
 
 
 @section
@@ -91,6 +95,9 @@ class MainRun(Section):
     flops: FlopsSpec | None = spec(optional(nested(FlopsSpec)), None)
     phases: list[Phase] = spec(list_of(nested(Phase)), factory=list)
     parallel: Parallel | None = spec(optional(nested(Parallel)), None, omit_default=True)
+    # The job's CPUs and memory when not its GPU share of cluster.node (estimate/billing.py).
+    cpus: int | None = spec(_OPT_POS_INT, None, omit_default=True)
+    mem_gib: Decimal | None = spec(_OPT_POS_DECIMAL, None, omit_default=True)
 
     def check(self) -> str | tuple[str, str] | None:
         if self.mfu is not None and self.throughput_tflops is not None:
@@ -151,6 +158,9 @@ class Retry(Section):
     gpus: int = spec(POSITIVE_INT)
     hours: Decimal = spec(POSITIVE_DECIMAL)
     name: str = spec(TEXT, "retries")
+    # The job's CPUs and memory when not its GPU share of cluster.node (estimate/billing.py).
+    cpus: int | None = spec(_OPT_POS_INT, None, omit_default=True)
+    mem_gib: Decimal | None = spec(_OPT_POS_DECIMAL, None, omit_default=True)
 
 
 @section
@@ -170,6 +180,9 @@ class Evaluation(Section):
     replicas: int = spec(POSITIVE_INT, 1)
     load_hours: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
     write_hours: Decimal = spec(NON_NEGATIVE_DECIMAL, Decimal(0))
+    # The job's CPUs and memory when not its GPU share of cluster.node (estimate/billing.py).
+    cpus: int | None = spec(_OPT_POS_INT, None, omit_default=True)
+    mem_gib: Decimal | None = spec(_OPT_POS_DECIMAL, None, omit_default=True)
 
     def check(self) -> str | None:
         if (self.jobs is None) == (self.checkpoints is None):
@@ -255,3 +268,5 @@ class Plan(Section):
     capacity: list[CapacityChoice] = spec(list_of(nested(CapacityChoice)), factory=list)
     gates: Gates | None = spec(optional(nested(Gates)), None)  # thresholds (plan/gates.py)
     reliability: Reliability | None = spec(optional(nested(Reliability)), None)  # the forecast
+    # The cluster's own units (plan/cluster.py): billing, node, allocation.
+    cluster: Cluster | None = spec(optional(nested(Cluster)), None, omit_default=True)

@@ -37,6 +37,8 @@ def check_review(review: Review) -> None:
     check_failure_fraction(review)
     check_sensitivity(review)
     check_jobs(review)
+    check_billing(review)
+    check_burn_down(review)
 
 
 def check_totals(review: Review) -> None:
@@ -223,3 +225,58 @@ def check_jobs(review: Review) -> None:
             sum(int(job[c] or 0) for c in CLASSES),
             int(job["allocated"] or 0),
         )
+
+
+def check_billing(review: Review) -> None:
+    """ "Billing units" (reconcile/billing.py): the totals' billing-hours are the billing's;
+    the classes sum to the campaign's billing to date, and so do the weeks; the reviewed
+    week's row is the week's total; hours are seconds ÷ 3600."""
+    billing = getattr(review, "billing", None)
+    if billing is None:
+        return
+    t = review.totals
+    if "allocated_billing_seconds" in t:
+        exact_equal(
+            "totals' billing-seconds = the billing's",
+            t["allocated_billing_seconds"],
+            billing.allocated_billing_seconds,
+        )
+        hours_equal(
+            "totals' billing-hours = billing-seconds ÷ 3600",
+            t["allocated_billing_hours"],
+            Fraction(t["allocated_billing_seconds"], 3600),
+        )
+    to_date = sum(int(r["billing_seconds"]) for r in billing.by_class)
+    exact_equal(
+        "the classes' billing-seconds = the weeks' (campaign to date)",
+        to_date,
+        sum(int(r["billing_seconds"]) for r in billing.by_week),
+    )
+    for row in (*billing.by_class, *billing.by_week):
+        hours_equal(
+            f"billing {row.get('work_class') or row.get('week')}: hours = seconds ÷ 3600",
+            row["billing_hours"],
+            Fraction(int(row["billing_seconds"]), 3600),
+        )
+    if review.week is not None:
+        inside = [r for r in billing.by_week if review.week[0] <= r["week_start"] < review.week[1]]
+        exact_equal(
+            "the reviewed week's billing by week = the week's billing",
+            sum(int(r["billing_seconds"]) for r in inside),
+            billing.allocated_billing_seconds,
+        )
+
+
+def check_burn_down(review: Review) -> None:
+    """ "Burn-down" (reconcile/burndown.py): it projects from the campaign to date that
+    actual-versus-plan prints, and its ceiling is the plan's."""
+    burn = getattr(review, "burn_down", None)
+    variance = review.variance
+    if burn is None or variance is None or "actual_gpu_hours" not in variance:
+        return
+    hours_equal(
+        "burn-down to date = actual to date", burn.to_date_gpu_hours, variance["actual_gpu_hours"]
+    )
+    hours_equal(
+        "burn-down ceiling = the plan's", burn.ceiling_gpu_hours, variance["ceiling_gpu_hours"]
+    )

@@ -46,6 +46,12 @@ _ACCOUNTING = (
     "job_unverified_seconds",
 )  # fmt: skip
 
+_BILLING = (
+    "alloc_id", "cluster", "job_id", "partition", "work_class", "gpus", "alloc_cpus",
+    "alloc_mem_bytes", "nnodes", "billing", "in_week", "to_date", "t0", "elapsed_seconds",
+    "allocated_billing_seconds", "to_date_billing_seconds", "job_billing_seconds",
+)  # fmt: skip
+
 
 class RelationError(RuntimeError):
     """A relation was built or read out of order, or used after its session ended."""
@@ -107,7 +113,7 @@ RELATIONS: Mapping[str, Relation] = {
             "reconcile/review/review_records",
             ("review_keys",),
             _SACCT_RECORD,
-            ("reconcile/review/allocation_records",),
+            ("reconcile/review/allocation_records", "reconcile/billing/job_billing"),
             whole="reconcile/review/review_records_all",
         ),
         Relation(
@@ -183,6 +189,20 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/review/goodput_by_week",
                 "reliability/calibrate/main_run_jobs",
                 "reconcile/summarize/before_week_in_scope",
+                "reconcile/billing/job_billing",
+            ),
+        ),
+        Relation(
+            "job_billing",
+            "reconcile/billing/job_billing",
+            ("job_accounting", "review_records"),
+            _BILLING,
+            (
+                "reconcile/billing/totals",
+                "reconcile/billing/by_class",
+                "reconcile/billing/by_week",
+                "reconcile/billing/shapes",
+                "reconcile/summarize/jobs_export",
             ),
         ),
         Relation(

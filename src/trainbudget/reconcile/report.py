@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.reconcile.billing import billing_payload
 from trainbudget.reconcile.goodput import goodput_payload
 from trainbudget.reconcile.invariants import check_review
 
@@ -58,5 +59,7 @@ def reconcile_payload(result: ReconcileResult) -> dict[str, Any]:
         "calibration": rv.calibration,
         "goodput": goodput_payload(rv.goodput, result.plan.campaign if result.plan else None),
         "forecast_audit": list(rv.forecast_audit),
+        "billing": None if rv.billing is None else billing_payload(rv.billing),
+        "burn_down": None if rv.burn_down is None else rv.burn_down.as_dict(),
         "warnings": list(result.warnings),  # each also a line on stderr
     }

@@ -20,6 +20,8 @@ from trainbudget.base.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
 from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile.billing import BillingReview, billing_finding, review_billing
+from trainbudget.reconcile.burndown import BurnDown, review_burn_down
 from trainbudget.reconcile.by_week import accounting_by_week
 from trainbudget.reconcile.calibration import audit_estimates, update_calibration
 from trainbudget.reconcile.goodput import (
@@ -113,6 +115,10 @@ class Review:
     warnings: tuple[str, ...] = ()
     goodput: tuple[GoodputWeek, ...] = ()
     forecast_audit: tuple[dict[str, Any], ...] = ()
+    # The cluster's billing units (reconcile/billing.py): AllocTRES billing=N × elapsed.
+    billing: BillingReview | None = None
+    # At the measured weekly rate: the ceiling's week, the allocation's end (burndown.py).
+    burn_down: BurnDown | None = None
 
 
 def review(
@@ -146,6 +152,9 @@ def review(
         | {f"{k}_gpu_seconds": int(totals_row[k]) for k in FIVE}  # the exact figures
         | {"jobs": totals_row["jobs"]}
     )
+    billed = review_billing(session, plan, week, cluster_tz)
+    totals["allocated_billing_hours"] = billed.allocated_billing_hours
+    totals["allocated_billing_seconds"] = billed.allocated_billing_seconds
     by_class = {r["work_class"]: r for r in session.records("reconcile/summarize/actual_by_class")}
     if week_start is not None:
         earlier = untracked_before(session, week_start, cluster_tz)
@@ -177,7 +186,18 @@ def review(
                 recovery=float(gpu_hours(main["recovery"])),
                 now=datetime.now(UTC),
             )
+    by_week = accounting_by_week(session, week, cluster_tz)
+    burn_down = review_burn_down(
+        plan,
+        week,
+        cluster_tz,
+        by_week,
+        billed.by_week,
+        variance["actual_gpu_hours"] if variance is not None else Decimal(0),
+    )
     findings = _findings(session, plan, totals_row, tracked, week_end)
+    if (billing_disagrees := billing_finding(billed)) is not None:
+        findings.append(billing_disagrees)
     audit = audit_estimates(session)
     return Review(
         jobs_path=None,
@@ -197,12 +217,14 @@ def review(
         week=week,
         failed_jobs=_failed_jobs(session, week) if week else (),
         artifacts=_artifacts(ledger),
-        accounting_by_week=accounting_by_week(session, week, cluster_tz),
+        accounting_by_week=by_week,
         jobs=session.handle("job_accounting"),
         warnings=tuple(
             diagnosis.review_warnings(findings, has_registry=has_registry, jobs=totals["jobs"])
         ),
         goodput=goodput,
+        billing=billed,
+        burn_down=burn_down,
     )
 
 

@@ -279,6 +279,12 @@ def build_prelaunch_report(
             f"Pilot: {fmt.plural(pilot.steps, 'step')} in {fmt.plural(pilot.runs, 'run')}, "
             f"measured MFU {pilot.mfu:.3g}."
         )
+    if estimate.billing is not None:  # the cluster's own units (estimate/billing.py)
+        summary.append(
+            f"In the cluster's billing units: {fmt.gpu_hours(estimate.billing.billing_hours)} "
+            f"billing-hours (rule {estimate.billing.rule}; a job's billing truncated as Slurm "
+            "stores it)."
+        )
     summary.append(f"Main-run MFU: {mfu.describe()}.")
     summary += [f"Note: {w}" for w in (*estimate.warnings, *pilot.warnings)]
     grid = sensitivity_rows(estimate)

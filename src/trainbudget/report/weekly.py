@@ -28,6 +28,7 @@ from trainbudget.report.tables import (
     quality_table,
     table_row_count,
 )
+from trainbudget.report.units import billing_section, burn_down_section
 from trainbudget.report.verdicts import verdict_of
 
 if TYPE_CHECKING:
@@ -220,6 +221,12 @@ def build_weekly_report(
     goodput_lines, goodput_tables = goodput_section(review, plan.campaign)
     summary += goodput_lines
     tables += goodput_tables
+    unit_lines, unit_tables = billing_section(review)  # the cluster's own units
+    summary += unit_lines
+    tables += unit_tables
+    burn_lines, burn_charts = burn_down_section(review)
+    summary += burn_lines
+    charts += burn_charts
     tables.append(Table.of("Gate decisions", gate_rows(gates), GATE_COLUMNS))
     tables.append(
         Table.of(

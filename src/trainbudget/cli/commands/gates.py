@@ -7,6 +7,7 @@ with the plan it read (when --plan is given). A defer is a success: exit 0.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -64,6 +65,13 @@ from trainbudget.cli.output import emit, lazy
 @path_option("--plan", "Read limits from the plan's gates.admission section.", "PLAN")
 @text_option("--campaign", "Campaign id (default: the plan's).", "ID")
 @text_option("--run-id", "The run being admitted.", "ID")
+@value_option("--estimated-billing-hours", "The run in the cluster's billing-hours.", "HOURS")
+@value_option("--allocation-billing-hours", "The account's allocation, billing-hours.", "HOURS")
+@value_option("--allocation-gpu-hours", "The account's allocation, GPU-hours.", "HOURS")
+@value_option("--allocation-used", "What the account has used, in its unit.", "HOURS")
+@path_option(
+    "--sreport", "The used figure from `sreport -P cluster AccountUtilizationByUser`.", "FILE"
+)
 @no_ledger_option
 @ledger_option
 @json_option
@@ -92,6 +100,11 @@ def admit(
     plan: Path | None,
     campaign: str | None,
     run_id: str | None,
+    estimated_billing_hours: str | None,
+    allocation_billing_hours: str | None,
+    allocation_gpu_hours: str | None,
+    allocation_used: str | None,
+    sreport: Path | None,
     no_ledger: bool,
     ledger: str | None,
     as_json: bool,
@@ -129,6 +142,13 @@ def admit(
             "require_data_snapshot": require_data_snapshot or None,
         },
     )
+    limits = _with_allocation(
+        limits,
+        allocation_billing_hours,
+        allocation_gpu_hours,
+        allocation_used,
+        sreport,
+    )
     budget = requested_budget(parse.amount("--budget-gpu-hours", budget_gpu_hours), loaded_plan)
     request = AdmissionRequest(
         estimated_gpu_hours=parse.amount("--estimated-gpu-hours", estimated_gpu_hours),
@@ -143,6 +163,7 @@ def admit(
         priority=priority,
         candidate=candidate,
         full_evaluation=not skip_full_evaluation,
+        estimated_billing_hours=parse.amount("--estimated-billing-hours", estimated_billing_hours),
     )
     outcome = admit_run(request, limits)
     campaign_id = campaign or (loaded_plan.campaign if loaded_plan else None)
@@ -168,6 +189,43 @@ def admit(
         render=render_admission,
         plan=plan,
     )
+
+
+def _with_allocation(
+    limits: Any,
+    billing_hours: str | None,
+    gpu_hours: str | None,
+    used: str | None,
+    sreport: Path | None,
+) -> Any:
+    """The limits with the account's allocation from the options (gates/allocation.py): the
+    plan's cluster.allocation, each figure replaced by an option; `--sreport FILE` reads the
+    used figure from sreport's parsable output (reconcile/sreport.py)."""
+    from dataclasses import replace
+
+    from trainbudget.gates.allocation import allocation_from_options
+
+    if sreport is not None and used is not None:
+        from trainbudget.base.errors import InputError
+
+        raise InputError("--allocation-used, --sreport: give one (the used figure)")
+    given_used, source = parse.amount("--allocation-used", used), "option"
+    allocation = allocation_from_options(
+        limits.allocation,
+        billing_hours=parse.amount("--allocation-billing-hours", billing_hours),
+        gpu_hours=parse.amount("--allocation-gpu-hours", gpu_hours),
+    )
+    if sreport is not None:
+        from trainbudget.base.errors import InputError
+        from trainbudget.reconcile.sreport import read_sreport_usage, used_for
+
+        if allocation is None:
+            raise InputError("--sreport: give the allocation too (--allocation-billing-hours …)")
+        usage = read_sreport_usage(sreport)
+        given_used = used_for(usage, allocation.unit, sreport)
+        source = f"{usage.source} (account {usage.account})"
+    allocation = allocation_from_options(allocation, used=given_used, used_source=source)
+    return replace(limits, allocation=allocation)
 
 
 @command("decisions")

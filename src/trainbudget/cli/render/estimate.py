@@ -77,6 +77,25 @@ def _n(value: Any, places: int = 1) -> str:
     return f"{float(value):,.{places}f}"
 
 
+def render_billing(console: Any, payload: dict[str, Any]) -> None:
+    """The GPU lines in the cluster's billing units (cluster.billing; estimate/billing.py)."""
+    billing = payload["billing"]
+    where = f" in partition {billing['partition']}" if billing["partition"] else ""
+    table = Table(title=f"billing units ({billing['rule']}: {billing['formula']}){where}")
+    table.add_column("line")
+    number_column(table, "billing-hours")
+    table.add_column("arithmetic")
+    for line in billing["lines"]:
+        table.add_row(
+            f"{line['work_class']}: {line['name']}", _n(line["billing_hours"]), line["detail"]
+        )
+    console.print(table)
+    console.print(
+        f"planned [bold]{_n(payload['billing_hours'])} billing-hours[/bold] beside "
+        f"{_n(payload['planned_gpu_hours'])} GPU-hours ({billing['truncated']})"
+    )
+
+
 def render_campaign(console: Any, payload: dict[str, Any]) -> None:
     """Lines, totals, storage, sensitivity grid, cadence, capacity and the ceiling verdict."""
     lines = Table(title=f"campaign {payload['campaign']}: GPU-hours by work class")
@@ -105,6 +124,8 @@ def render_campaign(console: Any, payload: dict[str, Any]) -> None:
         f"GPU-hours[/bold]; compute ${_n(payload['compute_usd'], 2)} at "
         f"${payload['gpu_hour_usd']}/GPU-hour"
     )
+    if payload.get("billing"):
+        render_billing(console, payload)
     storage = [ln for ln in payload["lines"] if ln["work_class"] == "storage"]
     console.print(
         f"storage exposure: {storage[0]['detail'] + ' = ' if storage else ''}"

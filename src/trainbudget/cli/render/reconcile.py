@@ -65,6 +65,8 @@ def render_reconcile(
         print_table(console, table, ("variance $", "remaining"))
         console.print(variance["continuation"]["sentence"])
     render_goodput(console, payload["goodput"])
+    if payload.get("billing"):
+        render_billing(console, payload["billing"])
     if payload["failure_fraction"] is not None:
         console.print(
             f"measured failure fraction f (main run) = {_n(payload['failure_fraction'], 3)}"
@@ -72,3 +74,19 @@ def render_reconcile(
     console.print("[bold]Diagnosis[/bold]")
     for number, finding in enumerate(payload["diagnosis"], start=1):
         console.print(f"{number}. {finding['step']}: {finding['summary']}")
+
+
+def render_billing(console: Console, billing: dict[str, Any]) -> None:
+    """The week's billing-hours (AllocTRES billing=N × elapsed), to date by class."""
+    if not billing["billed_jobs"] and not billing["by_class"]:
+        return
+    classes = ", ".join(
+        f"{row['work_class']} {_n(row['billing_hours'], 1)}" for row in billing["by_class"]
+    )
+    unbilled = billing["unbilled_jobs"]
+    console.print(
+        f"Billing units: {_n(billing['allocated_billing_hours'], 1)} billing-hours this scope "
+        f"({billing['billed_jobs']:,} jobs with billing=N"
+        + (f", {unbilled:,} without" if unbilled else "")
+        + f"); to date {_n(billing['to_date_billing_hours'], 1)} ({classes or 'none'})"
+    )
