@@ -155,3 +155,29 @@ def test_the_prior_prices_model_flops_whatever_the_plan_counts(
     assert float(compute) == pytest.approx(expected, rel=1e-12)
     assert float(result.main.gpu_hours) == pytest.approx(expected, rel=1e-12)
     assert result.main.mfu_source == "prior"
+
+
+RELIABILITY = """
+reliability: {job_mtbf_hours: 500, restart_minutes: 10, checkpoint_write_minutes: 2}
+"""
+
+
+@pytest.mark.parametrize("reliability", ["", RELIABILITY])
+def test_a_kind_no_published_run_covers_is_priced_at_a_prior_named_as_the_class_default(
+    reliability: str,
+) -> None:
+    """cnn has no published run: its MFU is seed 004's class default, still an assumption made
+    before launch, so DESIGN's throughput_source says `prior` and the note names the default."""
+    main = "{gpus: 8, gpu: A100-80GB, params: 1e9, tokens: 1e10, model_class: cnn}"
+    text = BASE.replace("{MAIN}", main) + reliability
+    payload = campaign_payload(campaign_estimate(parse_plan(text)))
+    forecast = payload["forecast"]
+    assert forecast["throughput_source"] == "prior"
+    assert "class-default" in forecast["throughput_prior"]
+    assert "no published cnn run" in forecast["throughput_prior"]
+    # Seed 004: MFU 0.1-0.2 for CNN-heavy models; its middle, 0.15, prices the compute.
+    compute = _gpu_hours(1e9, 1e10, 8, 0.15)
+    main_line = next(line for line in payload["lines"] if line["work_class"] == "main")
+    assert math.isclose(float(forecast.get("compute_gpu_hours", main_line["gpu_hours"])), compute)
+    band = forecast["main_gpu_hours_band"]
+    assert band["p10"] < band["p50"] < band["p90"]

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from trainbudget.plan.forecast import Reliability
 
 # From least to most measured: the forecast's throughput_source is the least measured phase's.
-THROUGHPUT_SOURCES = ("class-default", "prior", "plan", "pilot", "calibrated")
+THROUGHPUT_SOURCES = ("prior", "plan", "pilot", "calibrated")
 
 _CTX = Context(prec=50)
 MINUTES_PER_HOUR = 60

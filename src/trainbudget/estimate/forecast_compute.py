@@ -202,4 +202,8 @@ def _rate(
         source = f"prior mfu {value} ({prior.kind}, {prior.group}; published runs)"
     else:
         source = f"class-default mfu {value} (no published {model_class} run)"
-    return mul(peak, value), source, None, assumed.source, prior
+        # The spread is the transformer prior's; the note says the value is a class default.
+        prior = replace(prior, note=assumed.note)
+    # A class default (cnn, snn: no published run) is still an assumption made before launch:
+    # DESIGN's throughput_source says `prior`; the source line names which.
+    return mul(peak, value), source, None, "prior", prior

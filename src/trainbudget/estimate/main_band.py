@@ -127,7 +127,8 @@ def main_band_payload(
         label = f"{source}-measured: MFU {float(run.mfu):.4g}, σ {MEASURED_SIGMA:.3f} assumed"
     exact_sigma = Decimal(repr(sigma))
     return {
-        "throughput_source": source,
+        # DESIGN's four values: a class default (no published run of its kind) is a prior.
+        "throughput_source": "prior" if source == "class-default" else source,
         "main_gpu_hours": main_gpu_hours,
         "main_gpu_hours_band": throughput_band(main_gpu_hours, exact_sigma),
         "band_detail": {
