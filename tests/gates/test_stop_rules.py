@@ -163,3 +163,14 @@ def test_over_budget_is_always_incomplete_and_unpromotable(
     assert (result.details["artifact_state"] == "incomplete") == over
     if over:
         assert result.details["promotable"] is False
+
+
+def test_the_plans_rules_or_the_flags_never_both() -> None:
+    from trainbudget.gates.stop_rules import StopRules, chosen_stop_rules
+
+    planned = StopRules(max_wall_hours=D(130))
+    flags = StopRules(max_wall_hours=D(10))
+    assert chosen_stop_rules(None, lambda: flags, []) is flags
+    assert chosen_stop_rules(planned, lambda: flags, []) is planned
+    with pytest.raises(InputError, match=r"^--max-wall-hours: the rules come from --plan"):
+        chosen_stop_rules(planned, lambda: flags, ["--max-wall-hours"])

@@ -11,7 +11,7 @@ step count is the number tolerated, so exceeding it stops the run.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Literal
@@ -60,6 +60,21 @@ def plan_stop_rules(plan: Plan, source: object) -> StopRules:
     if section is None:
         raise InputError(f"{source}: gates.stop_rules: the plan declares no stop rules")
     return planned_stop_rules(section)
+
+
+def chosen_stop_rules(
+    planned: StopRules | None, declared: Callable[[], StopRules], given_flags: Sequence[str]
+) -> StopRules:
+    """The plan's rules when there are some, else the flags' (`declared`), never a mix: a rule
+    flag given beside the plan's rules would be silently ignored, so it is refused."""
+    if planned is None:
+        return declared()
+    if given_flags:
+        raise InputError(
+            f"{given_flags[0]}: the rules come from --plan (gates.stop_rules); "
+            "give rule flags or --plan, not both"
+        )
+    return planned
 
 
 def planned_stop_rules(section: StopRulesSection) -> StopRules:

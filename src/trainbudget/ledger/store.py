@@ -231,7 +231,7 @@ class Ledger(SourceLanding):
                 self.con.execute(
                     f"SELECT count(*) FROM duckdb_tables() WHERE {where} "
                     "AND database_name IN (current_database(), 'temp')"
-                ).fetchone()[0]
+                ).fetchall()[0][0]  # fetchall: on DuckDB 2.x a half-read result blocks the next
             )
         try:
             self.con.execute(f"SELECT NULL FROM {qualified} LIMIT 0")

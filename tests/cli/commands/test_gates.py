@@ -226,6 +226,22 @@ def test_stop_rules_from_the_plan(cli, tmp_path, ledger_path) -> None:
     assert [d["reason"] for d in listed.json()["decisions"]] == ["early-stop", "spend-limit", None]
 
 
+@pytest.mark.parametrize("flag", [("--max-wall-hours", "10"), ("--patience", "3")])
+def test_a_rule_flag_beside_the_plans_rules_is_refused(cli, tmp_path, ledger_path, flag) -> None:
+    """--plan gives the rules: a rule flag with it (even one equal to its default) would be
+    silently ignored, so it is exit 2 naming the flag, and nothing is recorded."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(PLAN.read_text() + STOP_PLAN)
+    args = ["stop-rules", "--plan", str(plan), "--ledger", str(ledger_path), "--json"]
+    result = cli(*args, "--wall-hours", "1", "--spent-usd", "1", *flag)
+    assert result.code == 2, result.stderr
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"trainbudget: error: {flag[0]}: the rules come from --plan")
+    listed = cli("decisions", "--gate", "stop-rules", "--ledger", str(ledger_path), "--json")
+    assert listed.code != 0 or listed.json()["decisions"] == []
+
+
 @pytest.mark.parametrize(
     ("metric", "message"),
     [("test_acc", "is a final holdout metric"), ("ppl", "unknown metric 'ppl'")],

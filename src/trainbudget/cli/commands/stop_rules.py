@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from trainbudget.base.errors import InputError
 from trainbudget.cli import options as parse
@@ -91,25 +92,29 @@ def stop_rules(
     from trainbudget.gates.stop_rules import (
         EarlyStop,
         RunProgress,
+        StopRules,
+        chosen_stop_rules,
         declare_stop_rules,
         evaluate_stop_rules,
         plan_stop_rules,
     )
 
     histories = dict(_history(text) for text in metric or [])
+    planned = None
     if plan is not None:
         from trainbudget.plan import load_plan
 
         loaded = load_plan(plan)
-        rules = plan_stop_rules(loaded, plan)
+        planned = plan_stop_rules(loaded, plan)
         campaign = campaign or loaded.campaign
-    else:
+
+    def declared() -> StopRules:
         early = None
         if early_stop_metric is not None:
             early = EarlyStop(
                 early_stop_metric, mode, patience, parse.amount("--min-delta", min_delta)
             )
-        rules = declare_stop_rules(
+        return declare_stop_rules(
             development_metrics=list(dev_metric),
             holdout_metrics=list(holdout_metric),
             max_wall_hours=parse.duration("--max-wall-hours", max_wall_hours),
@@ -117,6 +122,13 @@ def stop_rules(
             max_failed_steps=max_failed_steps,
             early_stop=early,
         )
+
+    given = [
+        "--" + name.replace("_", "-")
+        for name in _RULE_PARAMS
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+    ]
+    rules = chosen_stop_rules(planned, declared, given)
     progress = RunProgress(
         parse.duration("--wall-hours", wall_hours),
         parse.amount("--spent-usd", spent_usd, "dollars"),
@@ -148,6 +160,13 @@ def stop_rules(
         as_json=as_json,
         render=render_stop_rules,
     )
+
+
+# The options that declare rules (beside --plan they would be ignored: refused instead).
+_RULE_PARAMS = (
+    "max_wall_hours", "spend_limit_usd", "max_failed_steps", "early_stop_metric", "mode",
+    "patience", "min_delta", "dev_metric", "holdout_metric",
+)  # fmt: skip
 
 
 def _history(text: str) -> tuple[str, list[str]]:
