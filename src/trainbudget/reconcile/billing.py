@@ -12,11 +12,11 @@ counts those, and says how many GPU-seconds of earlier untracked jobs it did not
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.history import week_name, week_of, weeks_between
+from trainbudget.reconcile.history import records_by_week, review_weeks
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
@@ -102,16 +102,10 @@ def _by_week(
     ((first, last),) = session.query("reconcile/summarize/accounting_span")
     if first is None:
         return ()
-    end = week[1] if week is not None else week_of(last - timedelta(microseconds=1), tz)[1]
-    weeks = weeks_between(first, end, tz) if first < end else []
+    weeks = review_weeks(first, last, week, tz)
     if not weeks:
         return ()
-    rows = session.records(
-        "reconcile/billing/by_week",
-        starts=[s for s, _ in weeks],
-        ends=[e for _, e in weeks],
-        names=[week_name(s, tz) for s, _ in weeks],
-    )
+    rows = records_by_week(session, "reconcile/billing/by_week", weeks, tz)
     return tuple(
         {
             "week": r["week"],

@@ -15,10 +15,10 @@ actual-versus-plan reports (reconcile/variance.py). Weeks are the cluster zone's
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.history import allocated_by_week, week_name, week_of, weeks_between
+from trainbudget.reconcile.history import allocated_by_week, records_by_week, review_weeks
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
@@ -42,16 +42,10 @@ def accounting_by_week(
         unread_by_week = earlier
     if first is None:
         return ()
-    end = week[1] if week is not None else week_of(last - timedelta(microseconds=1), tz)[1]
-    weeks = weeks_between(first, end, tz) if first < end else []
+    weeks = review_weeks(first, last, week, tz)
     if not weeks:
         return ()
-    rows = session.records(
-        "reconcile/summarize/accounting_by_week",
-        starts=[s for s, _ in weeks],
-        ends=[e for _, e in weeks],
-        names=[week_name(s, tz) for s, _ in weeks],
-    )
+    rows = records_by_week(session, "reconcile/summarize/accounting_by_week", weeks, tz)
     result = []
     for bounds, row in zip(weeks, rows, strict=True):
         seconds = {k: int(row[k]) for k in CLASSES}

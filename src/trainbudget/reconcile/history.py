@@ -44,6 +44,23 @@ def weeks_between(first: datetime, before: datetime, tz: str) -> list[Bounds]:
     return weeks
 
 
+def review_weeks(first: datetime, last: datetime, week: Bounds | None, tz: str) -> list[Bounds]:
+    """The ISO weeks of `tz` a by-week table covers: from the one holding `first` to the end of
+    the reviewed `week` (None: to the week of `last`, the last job's end, exclusive)."""
+    end = week[1] if week is not None else week_of(last - timedelta(microseconds=1), tz)[1]
+    return weeks_between(first, end, tz) if first < end else []
+
+
+def records_by_week(session: Session, query: str, weeks: list[Bounds], tz: str) -> list[dict]:
+    """Rows of a by-week query (sql/…, parameters starts, ends, names), one per week."""
+    return session.records(
+        query,
+        starts=[s for s, _ in weeks],
+        ends=[e for _, e in weeks],
+        names=[week_name(s, tz) for s, _ in weeks],
+    )
+
+
 def claim_weeks(ledger: Ledger, first: datetime | None, last: datetime | None) -> None:
     """On the team ledger, claim every UTC week from the one holding `first` to the one holding
     `last` (a no-op on the file). A landing claims the weeks it makes stale and a review the
