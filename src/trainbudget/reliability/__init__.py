@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from trainbudget.reliability.curve import ledger_curve, plan_ledger_curve
+from trainbudget.reliability.curve import ledger_curve, plan_ledger_curve, plan_ledger_curve_at
 
-__all__ = ["ledger_curve", "plan_ledger_curve"]
+__all__ = ["ledger_curve", "plan_ledger_curve", "plan_ledger_curve_at"]

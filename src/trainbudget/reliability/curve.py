@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from trainbudget.base.errors import InputError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from trainbudget.estimate.mtbf import MtbfCurve
     from trainbudget.ledger import Ledger
     from trainbudget.plan import Plan
@@ -62,3 +64,18 @@ def plan_ledger_curve(ledger: Ledger, plan: Plan, cluster: str | None = None) ->
     if plan.reliability is None or plan.reliability.mtbf != "ledger":
         return None
     return ledger_curve(ledger, cluster, plan.campaign)
+
+
+def plan_ledger_curve_at(path: Path | None, plan: Plan, cluster: str | None) -> MtbfCurve | None:
+    """`plan_ledger_curve` read from the ledger at `path` (opened read-only, None: the default
+    location) for a command that holds no ledger; InputError when the plan needs one and none
+    is there."""
+    if plan.reliability is None or plan.reliability.mtbf != "ledger":
+        return None
+    from trainbudget.estimate.forecast import LEDGER_MISSING
+    from trainbudget.ledger import Ledger, ledger_exists, resolve_ledger_path
+
+    if not ledger_exists(path):
+        raise InputError(f"{LEDGER_MISSING}; no ledger at {resolve_ledger_path(path)}")
+    with Ledger.open_existing(path) as book:
+        return plan_ledger_curve(book, plan, cluster)

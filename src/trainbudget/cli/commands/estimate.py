@@ -148,21 +148,6 @@ def estimate(
     emit(payload, as_json, lambda console: _render_estimate(console, payload))
 
 
-def _ledger_mtbf(path: Path | None, plan, cluster: str | None):
-    """The ledger's fitted MTBF(n) when the plan says `mtbf: ledger` (read-only), else None."""
-    if plan.reliability is None or plan.reliability.mtbf != "ledger":
-        return None
-    from trainbudget.base.errors import InputError
-    from trainbudget.estimate.forecast import LEDGER_MISSING
-    from trainbudget.ledger import Ledger, ledger_exists, resolve_ledger_path
-    from trainbudget.reliability import plan_ledger_curve
-
-    if not ledger_exists(path):
-        raise InputError(f"{LEDGER_MISSING}; no ledger at {resolve_ledger_path(path)}")
-    with Ledger.open_existing(path) as book:
-        return plan_ledger_curve(book, plan, cluster)
-
-
 @command("campaign")
 @path_argument("plan_file", "Campaign plan YAML.", "PLAN")
 @flag_option("--record", "Land the plan and its campaign lines in the ledger.")
@@ -203,7 +188,9 @@ def campaign(
             work_class=work_class,
             cluster=cluster,
         )
-    curve = _ledger_mtbf(ledger_path(ctx, ledger), plan, cluster)
+    from trainbudget.reliability import plan_ledger_curve_at
+
+    curve = plan_ledger_curve_at(ledger_path(ctx, ledger), plan, cluster)
     # Measured: it re-derives the main run; else the plan prices itself (the rule's "plan").
     choice = (
         MfuChoice(None, "plan")
