@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from trainbudget.base.errors import InputError
+from trainbudget.cli.decisions import in_ledger
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
     compose,
@@ -206,17 +207,18 @@ def campaign(
         _offer(ledger_path(ctx, ledger), plan.main.gpu, work_class)
     for message in payload["warnings"]:
         warn(message)
-    if not record:
-        emit(payload, as_json, lambda console: render_campaign(console, payload))
-        return
-    from trainbudget.estimate.record import land_campaign
-    from trainbudget.ledger import Ledger
 
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+    def land(book: Any) -> None:
+        from trainbudget.estimate.record import land_campaign
+
         payload["lines_landed"] = land_campaign(book, plan_file, payload)
         payload["ledger"] = str(book.path)
+
+    _, committed = in_ledger(
+        ctx, ledger, no_ledger=not record, work=lambda book: None if book is None else land(book)
+    )
     # Recorded and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_campaign(console, payload), committed=True)
+    emit(payload, as_json, lambda console: render_campaign(console, payload), committed=committed)
 
 
 def _render_estimate(console: Any, payload: dict[str, Any]) -> None:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import in_ledger
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
     json_option,
     ledger_option,
-    ledger_path,
     no_ledger_option,
     path_argument,
     path_option,
@@ -130,17 +131,18 @@ def fit(
     payload = {"file": str(ablations), **analysis.payload(), "plot": plot_path, "ledger": None}
     for message in analysis.warnings:
         warn(message)
-    if no_ledger:
-        emit(payload, as_json, lambda console: render_analysis(console, payload))
-        return
-    from trainbudget.ledger import Ledger
-    from trainbudget.scaling.land import land_analysis
 
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+    def land(book: Any) -> None:
+        from trainbudget.scaling.land import land_analysis
+
         fit_id, landed = land_analysis(book, analysis, options)
         payload["ledger"] = {"path": str(book.path), "fit_id": fit_id, "landed": landed}
+
+    _, committed = in_ledger(
+        ctx, ledger, no_ledger=no_ledger, work=lambda book: None if book is None else land(book)
+    )
     # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
-    emit(payload, as_json, lambda console: render_analysis(console, payload), committed=True)
+    emit(payload, as_json, lambda console: render_analysis(console, payload), committed=committed)
 
 
 def _float(value: Decimal | None) -> float | None:

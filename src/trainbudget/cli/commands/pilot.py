@@ -8,12 +8,12 @@ from typing import Any
 import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import in_ledger
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
     gpu_option,
     json_option,
     ledger_option,
-    ledger_path,
     no_ledger_option,
     path_argument,
     text_option,
@@ -64,7 +64,6 @@ def pilot(
     as_json: bool,
 ) -> None:
     """Summarize pilot step logs per shape; measure MFU; land steps and statistics."""
-    from trainbudget.ledger import Ledger
     from trainbudget.pilot.land import land_pilot
     from trainbudget.pilot.mix import parse_shape_mix
     from trainbudget.pilot.summary import PilotOptions
@@ -83,13 +82,14 @@ def pilot(
         warmup_steps=warmup_steps,
         train_tokens=parse.positive("--train-tokens", train_tokens),
     )
-    if no_ledger:
-        _report(land_pilot(None, list(steplogs), options, accelerator), params, gpu, as_json)
-    else:
-        with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
-            result = land_pilot(book, list(steplogs), options, accelerator)
-        # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
-        _report(result, params, gpu, as_json, committed=True)
+    result, committed = in_ledger(
+        ctx,
+        ledger,
+        no_ledger=no_ledger,
+        work=lambda book: land_pilot(book, list(steplogs), options, accelerator),
+    )
+    # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
+    _report(result, params, gpu, as_json, committed=committed)
 
 
 def _report(

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from trainbudget.cli import options as parse
+from trainbudget.cli.decisions import in_ledger
 from trainbudget.cli.help import command
 from trainbudget.cli.options import (
     flag_option,
@@ -15,7 +16,6 @@ from trainbudget.cli.options import (
     gpu_tflops_option,
     json_option,
     ledger_option,
-    ledger_path,
     no_ledger_option,
     path_argument,
     text_option,
@@ -87,17 +87,18 @@ def trace(
         summaries, accelerator=accelerator, tflops=tflops, gpu=gpu, precision=precision
     )
     payload, warnings = combine_ranks(summaries, hta_compatible=hta_compatible, peak=peak)
-    if no_ledger:
-        _show(payload, warnings, as_json)
-        return
-    from trainbudget.ledger import Ledger
-    from trainbudget.trace.land import land_summaries
 
-    ranks, _ = assign_ranks(summaries)
-    with Ledger.open(ledger_path(ctx, ledger)) as book, book.transaction():
+    def land(book: Any) -> None:
+        from trainbudget.trace.land import land_summaries
+
+        ranks, _ = assign_ranks(summaries)
         payload["landed"] = land_summaries(book, summaries, ranks, hta_compatible=hta_compatible)
+
+    _, committed = in_ledger(
+        ctx, ledger, no_ledger=no_ledger, work=lambda book: None if book is None else land(book)
+    )
     # Landed and the ledger closed, then printed (cli/output.py: commit, then print).
-    _show(payload, warnings, as_json, committed=True)
+    _show(payload, warnings, as_json, committed=committed)
 
 
 def _show(
