@@ -82,3 +82,34 @@ def test_a_measured_mfu_replaces_the_default_and_keeps_its_provenance() -> None:
 def test_bad_values_name_the_field_not_a_flag(change: dict, field: str) -> None:
     with pytest.raises(InputError, match=rf"^{field}: "):
         estimate_payload(**{**RUN, **change})
+
+
+def test_a_layout_adds_the_most_loaded_rank_and_the_bubble_and_only_then() -> None:
+    # 1e9 parameters, no vocabulary, 4 GPUs as tp 1 × pp 2 × dp 2, micro-batch 1, batch 8:
+    # P = 1e9 / 2 on the first stage; ZeRO 0: 18 bytes each. No accelerator: fits is null.
+    shape = {"n_layers": 2, "d_model": 64, "seq_len": 16, "heads": 4, "recompute": "full"}
+    run = {**RUN, "gpus": 4, "mfu": Decimal("0.5"), **shape}
+    assert "memory_most_loaded_rank" not in estimate_payload(**run)
+    payload = estimate_payload(**run, pp=2, global_batch=8)
+    memory = payload["memory_most_loaded_rank"]
+    assert memory["weights"] + memory["gradients"] + memory["optimizer"] == 18 * 500_000_000
+    # Full recompute: 2·sbh per layer × 2, + (8sb + sbh)·p; m = 8 / 2 = 4 ≥ p: all in flight.
+    sbh = 16 * 1 * 64
+    assert memory["activations"] == 2 * sbh * 2 + (8 * 16 + sbh) * 2
+    assert memory["fits"] is None and payload["warnings"] == []
+    assert payload["pipeline_bubble_share"] == Decimal(1) / Decimal(5)  # 1 ÷ (4 + 1)
+    assert payload["wall_seconds"] == estimate_payload(**run)["wall_seconds"]
+
+
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ({"pp": 3, "global_batch": 8}, r"^pp: 3 × tp 1 does not divide the 4 GPUs"),
+        ({"pp": 2}, r"^global_batch: required by the layout"),
+        ({"pp": 2, "global_batch": 8, "n_layers": None}, r"^n_layers: required by the layout"),
+    ],
+)
+def test_a_layout_that_cannot_be_names_the_field(layout, message) -> None:
+    shape = {"n_layers": 2, "d_model": 64, "seq_len": 16, "recompute": "full"}
+    with pytest.raises(InputError, match=message):
+        estimate_payload(**{**RUN, "gpus": 4, "mfu": Decimal("0.5"), **shape, **layout})

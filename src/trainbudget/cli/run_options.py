@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 # The fields RunInputs' checks name (not `recompute`, also a value of --method), said as flags.
 _CHECKED = ("mfu", "method", "flops_terms", "micro_batch", "n_layers", "d_model", "seq_len",
-            "vocab", "heads")  # fmt: skip
+            "vocab", "heads", "active_params", "global_batch", "pp", "ep", "virtual_stages",
+            "sequence_parallel")  # fmt: skip
 _FIELD = re.compile(r"\b(" + "|".join(_CHECKED) + r")\b")
 
 
@@ -66,6 +67,10 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "mfu": lambda text: options.fraction("--mfu", text),
     "active_params": lambda text: options.positive("--active-params", text),
     "flops_terms": _terms,
+    "global_batch": lambda text: options.count("--global-batch", text, minimum=1),
+    "pp": lambda text: options.count("--pp", text, minimum=1),
+    "ep": lambda text: options.count("--ep", text, minimum=1),
+    "virtual_stages": lambda text: options.count("--virtual-stages", text, minimum=1),
 }
 
 

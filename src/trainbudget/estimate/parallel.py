@@ -210,8 +210,9 @@ def plan_layout(plan: Plan) -> Layout:
     return layout_of(shape, grid, main.gpu)
 
 
-def layout_of(shape: Shape, grid: Grid, gpu: str | None) -> Layout:
-    """Bubble and memory of `grid` for `shape`, checked against `gpu`'s memory if named."""
+def layout_of(shape: Shape, grid: Grid, gpu: str | None, label: str = "main.parallel") -> Layout:
+    """Bubble and memory of `grid` for `shape`, checked against `gpu`'s memory if named; the
+    warning when it does not fit names the layout as `label` (the plan's key, or the flags)."""
     weights, gradients, optimizer = state_bytes(shape, grid)
     activations = activation_bytes(shape, grid)
     total = weights + gradients + optimizer + activations
@@ -224,7 +225,7 @@ def layout_of(shape: Shape, grid: Grid, gpu: str | None) -> Layout:
         fits = total <= capacity
         if not fits:
             warnings.append(
-                f"main.parallel: the most loaded rank needs {float(total) / GIB:,.1f} GiB "
+                f"{label}: the most loaded rank needs {float(total) / GIB:,.1f} GiB "
                 f"(weights {float(weights) / GIB:,.1f}, gradients {float(gradients) / GIB:,.1f}, "
                 f"optimizer {float(optimizer) / GIB:,.1f}, activations "
                 f"{float(activations) / GIB:,.1f}); {gpu} has {capacity / GIB:,.0f} GiB: "

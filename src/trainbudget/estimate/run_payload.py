@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 _GIB = 1024**3
 MEMORY_FIELDS = ("n_layers", "d_model", "heads", "seq_len")
+LAYOUT_FIELDS = ("n_layers", "d_model", "seq_len")
 
 
 def catalog_peak(accelerator: Accelerator, precision: str) -> tuple[Decimal, str]:
@@ -62,6 +63,11 @@ class RunInputs:
     recompute: str = "none"
     zero_stage: int = 0
     tensor_parallel: int = 1
+    global_batch: int | None = None
+    pp: int | None = None
+    ep: int | None = None
+    virtual_stages: int | None = None
+    sequence_parallel: bool = False
     measured: LedgerMfu | None = None
 
     def __post_init__(self) -> None:
@@ -82,6 +88,56 @@ class RunInputs:
             missing = [name for name in MEMORY_FIELDS if getattr(self, name) is None]
             if missing:
                 raise InputError(f"{missing[0]}: required by the memory check (micro_batch)")
+        if self.has_layout:
+            self._check_layout()
+
+    @property
+    def has_layout(self) -> bool:
+        """A parallel layout was given (global_batch, pp, ep, virtual_stages, sequence_parallel)."""
+        given = (self.global_batch, self.pp, self.ep, self.virtual_stages)
+        return self.sequence_parallel or any(value is not None for value in given)
+
+    def _check_layout(self) -> None:
+        """The layout against the GPUs and the shape (as plan/forecast.py checks main.parallel)."""
+        if self.global_batch is None:
+            raise InputError(
+                "global_batch: required by the layout (pp, ep, virtual_stages, sequence_parallel)"
+            )
+        for name in LAYOUT_FIELDS:
+            if getattr(self, name) is None:
+                raise InputError(f"{name}: required by the layout's memory (global_batch)")
+        if self.recompute == "none" and self.heads is None:
+            raise InputError("heads: required by the layout's memory without recomputation")
+        if self.recompute not in ("none", "selective", "full"):
+            raise InputError(
+                f"recompute: must be one of none, selective, full, got {self.recompute!r}"
+            )
+        tp, pp, ep = self.tensor_parallel, self.pp or 1, self.ep or 1
+        if self.gpus % (tp * pp):
+            raise InputError(f"pp: {pp} × tp {tp} does not divide the {self.gpus} GPUs")
+        dp = self.gpus // (tp * pp)
+        if self.global_batch % ((self.micro_batch or 1) * dp):
+            raise InputError(
+                f"global_batch: {self.global_batch} is not a multiple of the micro-batch × the "
+                f"data-parallel ranks = {self.micro_batch or 1} × {dp}"
+            )
+        if (tp * dp) % ep:
+            raise InputError(f"ep: {ep} does not divide tp × the data-parallel ranks = {tp} × {dp}")
+        if ep > 1 and self.active_params is None:
+            raise InputError("ep: above 1 needs active_params (the experts: params − active)")
+        if (self.virtual_stages or 1) > 1 and pp == 1:
+            raise InputError("virtual_stages: an interleaved schedule needs pp > 1")
+        embeddings = (self.vocab or 0) * (self.d_model or 0) * 2
+        if embeddings + self._expert_params() > self.params:
+            raise InputError(
+                "vocab: the embeddings (2 × vocab × d_model) and the experts exceed the parameters"
+            )
+
+    def _expert_params(self) -> Decimal:
+        """The routed experts' parameters, bounded below by params − active_params (ep > 1)."""
+        if (self.ep or 1) > 1 and self.active_params is not None:
+            return self.params - self.active_params
+        return Decimal(0)
 
 
 RUN_FIELDS = tuple(field.name for field in fields(RunInputs))
@@ -182,7 +238,45 @@ def estimate_payload(run: RunInputs | None = None, /, **inputs: Any) -> dict[str
                 f"does not fit: {_gib(memory.total_bytes)} GiB needed per GPU, "
                 f"{_gib(memory.capacity_bytes)} GiB on {accelerator.name}"
             )
+    if run.has_layout:
+        _add_layout(payload, run)
     return payload
+
+
+def _add_layout(payload: dict[str, Any], run: RunInputs) -> None:
+    """The most loaded rank's memory and the pipeline bubble of the layout (estimate/parallel.py,
+    as `campaign` gives them for main.parallel), and a warning when it does not fit."""
+    from fractions import Fraction
+
+    from trainbudget.estimate.parallel import Grid, Shape, layout_of
+
+    shape = Shape(
+        params=Fraction(run.params),
+        n_layers=run.n_layers,
+        d_model=run.d_model,
+        seq_len=run.seq_len,
+        vocab=run.vocab or 0,
+        n_heads=run.heads,
+        expert_params=Fraction(run._expert_params()),
+    )
+    grid = Grid(
+        gpus=run.gpus,
+        global_batch=run.global_batch,
+        tp=run.tensor_parallel,
+        pp=run.pp or 1,
+        ep=run.ep or 1,
+        micro_batch=run.micro_batch or 1,
+        virtual_stages=run.virtual_stages or 1,
+        sequence_parallel=run.sequence_parallel,
+        recompute=run.recompute,
+        zero_stage=run.zero_stage,
+    )
+    gpu = run.accelerator.name if run.accelerator else None
+    layout = layout_of(shape, grid, gpu, label="layout (--tp --pp --ep)")
+    payload["pipeline_bubble_share"] = layout.bubble_share
+    payload["pipeline_micro_batches"] = layout.micro_batches
+    payload["memory_most_loaded_rank"] = layout.memory_payload()
+    payload["warnings"].extend(layout.warnings)
 
 
 def _model_flops_mfu(

@@ -220,3 +220,97 @@ def test_named_queries_read_back_what_was_recorded(cli, tmp_path: Path) -> None:
     ]
     assert [r["mfu"] for r in runs] == [0.5, 0.3784]  # newest first; the dense prior's median
     assert runs[0]["mfu_source"] == "user" and runs[1]["mfu_source"] == "prior"
+
+
+# A parallel layout (--global-batch, --pp, --ep, --virtual-stages, --sequence-parallel): the
+# most loaded rank's memory and the bubble, worked here by hand from Korthikanti et al. 2022
+# (table 2) and Megatron-LM's theoretical memory model (docs/estimate.md), untied embeddings.
+SMALL = ["--params", "1.2e9", "--tokens", "1e10", "--gpus", "16", "--price", "2", "--mfu", "0.4",
+         "--gpu", "H100-SXM", "--n-layers", "24", "--d-model", "2048", "--seq-len", "2048",
+         "--vocab", "50000", "--heads", "16", "--tp", "2", "--pp", "2", "--micro-batch", "2",
+         "--global-batch", "64", "--recompute", "selective", "--zero-stage", "1"]  # fmt: skip
+H100_BYTES = 80 * 2**30
+
+
+def test_a_layout_that_fits_gives_the_most_loaded_rank_and_the_bubble(cli) -> None:
+    plain = cli("estimate", *SMALL[:14], "--json").json()  # no layout, no memory options
+    result = cli("estimate", *SMALL, "--json")
+    assert result.code == 0, result.stderr
+    assert result.stderr == ""
+    data = result.json()
+    assert list(data)[: len(plain)] == list(plain)  # the contract's keys, in order, unchanged
+    assert data["wall_seconds"] == plain["wall_seconds"]
+    # Parameters on the first stage: E = V·h = 50,000 × 2,048 = 102,400,000, untied (2E);
+    # D = 1.2e9 − 2E = 995,200,000; P = (D/p + E)/t = (497,600,000 + 102,400,000)/2 = 3e8.
+    # dp = 16 / (2 × 2) = 4: weights 2P, gradients 4P, optimizer 12P / dp (ZeRO 1).
+    memory = data["memory_most_loaded_rank"]
+    assert (memory["weights"], memory["gradients"]) == (600_000_000, 1_200_000_000)
+    assert memory["optimizer"] == 900_000_000
+    # Activations: sbh = 2,048 × 2 × 2,048 = 8,388,608; selective, t 2: sbh·(10 + 24/2) per
+    # layer × 24 layers = 4,429,185,024; + (8sb + sbh)·p = (32,768 + 8,388,608) × 2 =
+    # 16,842,752; m = 64 / (2 × 4) = 8 ≥ p: × min(1, m/p) = 1.
+    assert memory["activations"] == 4_429_185_024 + 16_842_752 == 4_446_027_776
+    assert memory["bytes"] == 600_000_000 + 1_200_000_000 + 900_000_000 + 4_446_027_776
+    assert memory["bytes"] == 7_146_027_776 < H100_BYTES and memory["fits"] is True
+    # Bubble: ((p − 1)/v) ÷ (m + (p − 1)/v) = 1 / (8 + 1).
+    assert data["pipeline_bubble_share"] == pytest.approx(1 / 9, rel=1e-15)
+    assert "pipeline bubble 11.1% of the step" in cli("estimate", *SMALL).stdout
+
+
+def test_a_layout_that_does_not_fit_says_so_in_one_warning_line(cli) -> None:
+    # 70B, no vocabulary (E = 0), 80 layers, h 8,192, s 4,096, 128 GPUs: t 8, p 2, v 2, dp 8.
+    args = ["--params", "70e9", "--tokens", "1e12", "--gpus", "128", "--price", "2", "--mfu",
+            "0.4", "--gpu", "H100-SXM", "--n-layers", "80", "--d-model", "8192", "--seq-len",
+            "4096", "--tp", "8", "--pp", "2", "--virtual-stages", "2", "--global-batch", "256",
+            "--recompute", "selective", "--json"]  # fmt: skip
+    result = cli("estimate", *args)
+    assert result.code == 0, result.stderr
+    memory = result.json()["memory_most_loaded_rank"]
+    # P = (70e9 / 2) / 8 = 4.375e9; ZeRO 0: 2 + 4 + 12 = 18 bytes each = 78.75e9.
+    assert (memory["weights"], memory["gradients"]) == (8_750_000_000, 17_500_000_000)
+    assert memory["optimizer"] == 52_500_000_000
+    # sbh = 4,096 × 1 × 8,192 = 33,554,432; selective, t 8: 13·sbh per layer × 80 =
+    # 34,896,609,280; + (8sb + sbh)·p = (32,768 + 33,554,432) × 2 = 67,174,400; interleaved:
+    # × (1 + (p − 1)/(p·v)) = 5/4 → 43,704,729,600.
+    assert (34_896_609_280 + 67_174_400) * 5 // 4 == 43_704_729_600
+    assert memory["activations"] == 43_704_729_600
+    assert memory["bytes"] == 78_750_000_000 + 43_704_729_600 > H100_BYTES
+    assert memory["fits"] is False
+    # m = 256 / (1 × 8) = 32: bubble (1/2) ÷ (32 + 1/2) = 1/65.
+    assert result.json()["pipeline_bubble_share"] == pytest.approx(1 / 65, rel=1e-15)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "does not fit" in lines[0] and "114.0 GiB" in lines[0]
+    assert lines[0] in "\n".join("warning: " + w for w in result.json()["warnings"])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (["--pp", "3"], "--pp: 3 × tp 2 does not divide the 16 GPUs"),
+        (["--pp", "0"], "--pp: must be a positive integer"),
+        (["--ep", "0"], "--ep: must be a positive integer"),
+        (["--ep", "3"], "--ep: 3 does not divide"),
+        (["--ep", "2"], "--ep: above 1 needs --active-params"),
+        (["--pp", "1", "--virtual-stages", "2"], "--virtual-stages: an interleaved schedule"),
+        (["--global-batch", "100"], "--global-batch: 100 is not a multiple"),
+        (["--global-batch", "2.5"], "--global-batch: must be a positive integer"),
+    ],
+)
+def test_a_layout_that_cannot_be_is_one_line_and_exit_2(cli, change, message) -> None:
+    args = list(SMALL)
+    for option, value in zip(change[::2], change[1::2], strict=True):
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    result = cli("estimate", *args, "--json")
+    assert result.code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"trainbudget: error: {message}")
+
+
+def test_layout_options_without_a_global_batch_are_an_error(cli) -> None:
+    args = [item for item in SMALL if item not in ("--global-batch", "64")]
+    result = cli("estimate", *args, "--json")
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr.startswith("trainbudget: error: --global-batch: required by the layout")

@@ -80,6 +80,15 @@ mfu_from_options = compose(
 )
 @whole_option("--zero-stage", "ZeRO stage 0-3.", "STAGE", minimum=0, maximum=3, default=0)
 @whole_option("--tp", "Tensor-parallel degree.", minimum=1, default=1, name="tensor_parallel")
+@value_option(
+    "--global-batch",
+    "Sequences per optimizer step: adds the layout's most loaded rank and bubble.",
+    "N",
+)
+@value_option("--pp", "Pipeline-parallel degree (the layout; default 1).", "N")
+@value_option("--ep", "Expert-parallel degree (the layout; default 1).", "N")
+@value_option("--virtual-stages", "Interleaved pipeline stages per rank (default 1).", "V")
+@flag_option("--sequence-parallel", "Megatron sequence parallelism (the layout).")
 @text_option("--run-id", "Land this estimate in the ledger under this run id.", "ID")
 @mfu_from_options
 @ledger_option
@@ -108,6 +117,11 @@ def estimate(
     recompute: str,
     zero_stage: int,
     tensor_parallel: int,
+    global_batch: str | None,
+    pp: str | None,
+    ep: str | None,
+    virtual_stages: str | None,
+    sequence_parallel: bool,
     run_id: str | None,
     mfu_from: str | None,
     work_class: str,
@@ -115,7 +129,8 @@ def estimate(
     ledger: str | None,
     as_json: bool,
 ) -> None:
-    """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch)."""
+    """Estimate one run: FLOPs, wall time, GPU-hours and dollars (and memory with --micro-batch,
+    the most loaded rank and the pipeline bubble with --global-batch)."""
     from trainbudget.cli.run_options import build_estimate, resolve_peak
 
     measured = None

@@ -71,6 +71,7 @@ def render_estimate(console: Any, payload: dict[str, Any]) -> None:
                 else ""
             )
         )
+    render_layout(console, payload)  # with --global-batch: the bubble and the most loaded rank
 
 
 def _n(value: Any, places: int = 1) -> str:
@@ -239,7 +240,7 @@ def render_forecast(console: Any, forecast: dict[str, Any]) -> None:
 
 
 def render_layout(console: Any, forecast: dict[str, Any]) -> None:
-    """With main.parallel: the pipeline bubble and the most loaded rank, one line."""
+    """With main.parallel (estimate: --global-batch): the bubble and the most loaded rank."""
     if "memory_most_loaded_rank" in forecast:
         memory = forecast["memory_most_loaded_rank"]
         fits = {True: "fits", False: "DOES NOT FIT", None: "no accelerator to check"}
