@@ -117,3 +117,24 @@ def test_a_bad_shape_is_refused_with_its_key(flops: str, message: str) -> None:
     text = BASE + f"main: {{gpu: A100-80GB, gpus: 8, params: 1e9, tokens: 1e9, flops: {flops}}}\n"
     with pytest.raises(PlanError, match=message):
         parse_plan(text)
+
+
+@pytest.mark.parametrize("reliability", ["", REL])
+def test_a_pilot_mfu_on_model_flops_prices_the_same_work_on_a_wider_basis(
+    reliability: str,
+) -> None:
+    """pilot/mfu.py measures MFU on 6·N·T: with recompute counted in the plan's basis, the run
+    takes as long as the pilot says, so the compute is 6·N·T ÷ (peak × MFU) either way."""
+    main = "main: {gpu: A100-80GB, gpus: 64, params: 7e9, tokens: 1e11, "
+    narrow = parse_plan(BASE + main + "}\n" + reliability)
+    wide = parse_plan(BASE + main + "flops: {terms: [recompute]}}\n" + reliability)
+    # 6·N·T at MFU 0.4 of A100 BF16's 312 TFLOP/s (datasheet), in GPU-hours.
+    expected = Fraction(6 * 7 * 10**9 * 10**11) / (312 * 10**12 * Fraction(4, 10)) / 3600
+    for plan in (narrow, wide):
+        result = campaign_estimate(plan, mfu=Fraction(4, 10), mfu_source="pilot")
+        compute = (
+            result.forecast.compute_gpu_hours
+            if result.forecast is not None
+            else next(line.gpu_hours for line in result.lines if line.work_class == "main")
+        )
+        assert Fraction(compute) == pytest.approx(expected, rel=1e-12)

@@ -134,10 +134,10 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
         terms=tuple(spec.terms) if spec is not None else (),
         vocab=spec.vocab if spec is not None else None,
     )
-    from trainbudget.estimate.forecast_compute import ASSUMED, plan_basis
+    from trainbudget.estimate.forecast_compute import ON_MODEL_FLOPS, plan_basis
 
     shaped = spec is not None and (spec.n_heads is not None or spec.tied_embeddings)
-    if not shaped and source not in ASSUMED:
+    if not shaped and source not in ON_MODEL_FLOPS:
         return run
     # The forecast's basis (n_heads × head_dim, tied embeddings), and an assumed MFU (model
     # FLOPs 6·N) moved onto it: one compute figure for the main line and the forecast.
@@ -146,7 +146,7 @@ def main_run(plan: Plan, mfu: Numeric | None = None, mfu_source: str | None = No
     per_token = basis.per_token(work)
     if not shaped and per_token == mul(6, work):
         return run  # 6·N·T: the prior is on the run's own basis
-    if source in ASSUMED:
+    if source in ON_MODEL_FLOPS:
         value = mul(value, div(per_token, mul(6, work)))
     return estimate_from_flops(
         mul(per_token, main.tokens),

@@ -26,6 +26,10 @@ SECONDS_PER_HOUR = 3600
 TERA = 10**12
 # The throughput sources that are an assumed MFU on model FLOPs, not the plan's own basis.
 ASSUMED = ("prior", "class-default")
+# The MFU sources on model FLOPs (6·N per token), moved onto a plan basis that counts more:
+# the prior's and a pilot's (pilot/mfu.py measures 6·N·tokens). A trace counts its kernels'
+# FLOPs and a calibration is on the estimate's own basis: both are taken as they are.
+ON_MODEL_FLOPS = (*ASSUMED, "pilot")
 
 
 @dataclass(frozen=True)
@@ -128,9 +132,10 @@ def phase_work(
         rate, source, tflops, kind, prior = _rate(
             plan, phase, mfu, mfu_source, peak, model_class, precision, prior_options or {}
         )
-        if kind in ASSUMED:
-            # The prior is an MFU on model FLOPs (6·N per token): the same work in the same
-            # time is a higher rate on a basis that counts more (recompute, attention, logits).
+        if kind in ASSUMED or source == "mfu (pilot)":
+            # The prior's or a pilot's MFU is on model FLOPs (6·N per token): the same work in
+            # the same time is a higher rate on a basis that counts more (recompute, attention,
+            # logits).
             rate = mul(rate, div(per_token, mul(6, work_params)))
         if rate > peak:
             raise InputError(
