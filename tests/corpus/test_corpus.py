@@ -251,6 +251,9 @@ def outcomes(request, base_ledgers, tmp_path_factory) -> dict[str, Outcome]:
         return dict(pool.map(one, cases))
 
 
+# Slow: 401 processes, each paying the CLI's start-up (about 5 minutes on 2 cores); `make
+# test` runs them, `make test-fast` leaves them to it (test_corpus_is_well_formed still runs).
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case",
     [
