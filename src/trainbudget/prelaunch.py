@@ -28,7 +28,7 @@ from trainbudget.estimate.mfu_rule import (
     stored_choice,
 )
 from trainbudget.estimate.run_payload import estimate_payload
-from trainbudget.gates.admission import admit_planned_run
+from trainbudget.gates.admission_plan import admit_planned_run
 from trainbudget.gates.decision import PredictedGain, decide_run
 from trainbudget.gates.worth import CostBasis
 from trainbudget.ledger.decisions import record_decision

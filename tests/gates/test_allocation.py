@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from trainbudget.base.errors import InputError
-from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_planned_run, admit_run
+from trainbudget.gates.admission import AdmissionRequest, QueueLimits, admit_run
+from trainbudget.gates.admission_plan import admit_planned_run
 from trainbudget.gates.allocation import Allocation, allocation_block, allocation_from_options
 from trainbudget.plan import parse_plan
 from trainbudget.reconcile.sreport import read_sreport_usage, used_for

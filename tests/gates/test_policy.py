@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainbudget.base.errors import InputError
-from trainbudget.gates.admission import plan_limits
+from trainbudget.gates.admission_plan import plan_limits
 from trainbudget.gates.retention import retention_policy
 from trainbudget.gates.stop_rules import planned_stop_rules
 from trainbudget.plan import parse_plan

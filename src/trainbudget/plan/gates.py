@@ -2,7 +2,7 @@
 
 Validated like the rest of the plan (plan/fields.py: unknown keys refused, decimals exact), so
 a bad threshold is reported as `plan.yaml:LINE: gates.FIELD: what`. The gates turn these
-sections into their own arguments (`gates.admission.plan_limits`, `gates.stop_rules.
+sections into their own arguments (`gates.admission_plan.plan_limits`, `gates.stop_rules.
 declared_stop_rules`, `gates.retention.retention_policy`); this module imports no gate.
 """
 

@@ -111,13 +111,8 @@ def admit(
 ) -> None:
     """Admit or defer a run before it occupies shared GPUs; record the verdict in the ledger."""
     render_admission = lazy("trainbudget.cli.render.gates", "render_admission")
-    from trainbudget.gates.admission import (
-        AdmissionRequest,
-        admit_run,
-        check_request_words,
-        plan_limits,
-        requested_budget,
-    )
+    from trainbudget.gates.admission import AdmissionRequest, admit_run, check_request_words
+    from trainbudget.gates.admission_plan import plan_limits, requested_budget
 
     check_request_words(workload=workload, priority=priority, candidate=candidate)
 
