@@ -1,4 +1,4 @@
--- in: job_accounting, job_billing   params: none
+-- in: job_accounting, job_billing, job_gpu_usage   params: none
 -- out: temp view jobs_export: the week's jobs as every --jobs format and the inline array
 --      print them, contract keys first, and alloc_id last (the report order: allocations.sql;
 --      the copies sort by it and leave it out). The integer *_gpu_seconds are the exact
@@ -11,6 +11,8 @@
 --      app_* are the application's own clock, kept beside the scheduler's. `billing` is
 --      the AllocTRES billing=N (NULL without one) and allocated_billing_hours N × the
 --      seconds in the week (reconcile/billing/job_billing.sql), exact as the GPU-hours.
+--      gpu_util_pct and gpu_mem_used_gib are what the job's GPUs did, per GPU (NULL when
+--      nothing says: reconcile/usage/job_gpu_usage.sql), DECIMAL(18, 6).
 CREATE OR REPLACE TEMP VIEW jobs_export AS
 SELECT job_id,
        state,
@@ -40,6 +42,8 @@ SELECT job_id,
            + (((allocated_billing_seconds % 3600) * 2000000000000 + 3600) // 7200)::DECIMAL(18, 0)
              * 0.000000000001::DECIMAL(12, 12) AS allocated_billing_hours,
        allocated_billing_seconds,
+       gpu_util_pct,
+       gpu_mem_used_gib,
        job_id_raw,
        cluster,
        name,
@@ -69,4 +73,5 @@ SELECT job_id,
        alloc_id
 FROM job_accounting
 LEFT JOIN (SELECT alloc_id, billing, allocated_billing_seconds FROM job_billing) USING (alloc_id)
+LEFT JOIN (SELECT alloc_id, gpu_util_pct, gpu_mem_used_gib FROM job_gpu_usage) USING (alloc_id)
 WHERE in_week;

@@ -9,6 +9,7 @@ cluster:
     weights: {cpu: 1.0, mem_gib: 0.25, gpu: 2.0}  # TRESBillingWeights (Mem=…G: per GiB)
     partitions: {gpu-a100: {gpu: 4.0, cpu: 0.5}}  # per partition, when they differ
   allocation: {billing_hours: 50000, used_billing_hours: 12000, ends: 2027-03-31}
+  slurm_version: 23.02.7                          # how sacct counted GPU usage (default: 24.05.1+)
 ```
 
 The weights are Slurm's `TRESBillingWeights` (doc/html/tres.shtml) for the TRES a training job
@@ -151,14 +152,40 @@ class Allocation(Section):
         return Decimal(0) if value is None else value
 
 
+def _slurm_version(value: Any, loc: Location) -> str:
+    """A Slurm release, YY.MM.N (23.02.7) or YY.MM; 24.05 alone is refused: 24.05.1 changed
+    what TRESUsageIn* gres/gpuutil and gres/gpumem count (summed over the step's GPUs)."""
+    text = str(value).strip() if isinstance(value, str | int | float | Decimal) else ""
+    parts = text.split(".")
+    if not (2 <= len(parts) <= 3 and all(p.isdigit() for p in parts)):
+        raise Invalid(loc, f"must be a Slurm version such as 24.11.1, got {value!r}")
+    if len(parts) == 2 and (int(parts[0]), int(parts[1])) == (24, 5):
+        raise Invalid(loc, "give the release: 24.05.0 and 24.05.1+ count GPU usage differently")
+    return text
+
+
+SLURM_VERSION: Check = _slurm_version
+
+
+def sums_gpu_usage(version: str | None) -> bool:
+    """True when a Slurm of `version` records TRESUsageIn* gres/gpuutil and gres/gpumem summed
+    over the step's GPUs (24.05.1 and later; CHANGELOG/slurm-24.05.md); None: a current one."""
+    if version is None:
+        return True
+    numbers = [int(p) for p in version.split(".")] + [0]
+    return tuple(numbers[:3]) >= (24, 5, 1)
+
+
 @section
 class Cluster(Section):
-    """The cluster's own units: its node, the partition the plan runs in, billing, allocation."""
+    """The cluster's own units: its node, the partition the plan runs in, billing, allocation;
+    and the Slurm release its sacct exports come from (how GPU usage is counted)."""
 
     node: Node | None = spec(optional(nested(Node)), None)
     partition: str | None = spec(optional(TEXT), None)
     billing: Billing | None = spec(optional(nested(Billing)), None)
     allocation: Allocation | None = spec(optional(nested(Allocation)), None)
+    slurm_version: str | None = spec(optional(SLURM_VERSION), None)
 
     def check(self) -> str | tuple[str, str] | None:
         billing = self.billing

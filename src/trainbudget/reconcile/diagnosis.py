@@ -1,7 +1,8 @@
 """The weekly diagnosis, in seed 000's order: (1) reconcile allocated hours, (2) classify failed
 and cancelled jobs, (3) verify recovered versus recomputed steps, (4) count evaluation
 invocations against the schedule, (5) reconcile retained artifacts against the manifest and
-retention policy; then (6) one job, one count: the same job landed under two cluster names.
+retention policy; then (6) one job, one count: the same job landed under two cluster names;
+(7) idle allocations and (8) oversized evaluation, from what the GPUs did (gpu_findings.py).
 Each finding is a sentence plus the figures behind it.
 """
 
@@ -23,6 +24,9 @@ ORDER = (
     "evaluation-invocations",
     "retained-artifacts",
     "double-counts",
+    # What the GPUs did, priced (reconcile/gpu_findings.py): a diagnostic, never a verdict.
+    "idle-allocations",
+    "oversized-evaluation",
 )
 
 

@@ -32,6 +32,7 @@ from trainbudget.quality.rules import (
     TableRules,
 )
 from trainbudget.reconcile.fields import read_records
+from trainbudget.reconcile.gpu_usage import land_gpu_usage
 from trainbudget.reconcile.history import claim_source_weeks
 from trainbudget.reconcile.manifest import manifest_row
 from trainbudget.reconcile.progress import land_progress_file
@@ -175,6 +176,7 @@ def land_sacct(
             landed -= dropped
         if split.get("gpus_flag"):
             notes.append(_reqtres_note(ledger, source.source_id))
+        land_gpu_usage(ledger, source.source_id, split, layout)  # TRESUsageIn*, jobstats
         claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         ledger.execute("reconcile/land/sacct_delete_replaced", source_id=source.source_id)

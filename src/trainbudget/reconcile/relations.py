@@ -52,6 +52,12 @@ _BILLING = (
     "allocated_billing_seconds", "to_date_billing_seconds", "job_billing_seconds",
 )  # fmt: skip
 
+_GPU_USAGE = (
+    "alloc_id", "cluster", "job_id", "work_class", "gpus", "in_week", "allocated_gpu_seconds",
+    "week_elapsed_seconds", "gpu_util_pct", "gpu_mem_used_gib", "gpus_used", "usage_source",
+    "usage_flags", "idle_gpu_seconds", "unused_gpu_seconds",
+)  # fmt: skip
+
 
 class RelationError(RuntimeError):
     """A relation was built or read out of order, or used after its session ended."""
@@ -113,7 +119,11 @@ RELATIONS: Mapping[str, Relation] = {
             "reconcile/review/review_records",
             ("review_keys",),
             _SACCT_RECORD,
-            ("reconcile/review/allocation_records", "reconcile/billing/job_billing"),
+            (
+                "reconcile/review/allocation_records",
+                "reconcile/billing/job_billing",
+                "reconcile/usage/job_gpu_usage",
+            ),
             whole="reconcile/review/review_records_all",
         ),
         Relation(
@@ -190,6 +200,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reliability/calibrate/main_run_jobs",
                 "reconcile/summarize/before_week_in_scope",
                 "reconcile/billing/job_billing",
+                "reconcile/usage/job_gpu_usage",
             ),
         ),
         Relation(
@@ -202,6 +213,17 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/billing/by_class",
                 "reconcile/billing/by_week",
                 "reconcile/billing/shapes",
+                "reconcile/summarize/jobs_export",
+            ),
+        ),
+        Relation(
+            "job_gpu_usage",
+            "reconcile/usage/job_gpu_usage",
+            ("job_accounting", "review_records"),
+            _GPU_USAGE,
+            (
+                "reconcile/usage/usage_summary",
+                "reconcile/usage/usage_jobs",
                 "reconcile/summarize/jobs_export",
             ),
         ),

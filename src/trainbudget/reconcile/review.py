@@ -31,6 +31,7 @@ from trainbudget.reconcile.goodput import (
     total,
     up_to,
 )
+from trainbudget.reconcile.gpu_findings import build_gpu_usage, gpu_findings
 from trainbudget.reconcile.history import covers_everything, untracked_before, week_name
 from trainbudget.reconcile.relations import (
     RelationError,
@@ -198,6 +199,8 @@ def review(
     findings = _findings(session, plan, totals_row, tracked, week_end)
     if (billing_disagrees := billing_finding(billed)) is not None:
         findings.append(billing_disagrees)
+    build_gpu_usage(session, plan)  # what the GPUs did (gpu_findings.py): a diagnostic
+    findings += gpu_findings(session, plan)
     audit = audit_estimates(session)
     return Review(
         jobs_path=None,

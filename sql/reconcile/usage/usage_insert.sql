@@ -1,0 +1,54 @@
+-- in: usage_lines, usage_jobstats, sacct_rows   params: $source_id (the landing in progress)
+-- out: (one gpu_usage row per staged line, keyed like its sacct_rows line) and the count.
+--      TRES strings are sacct's `name=value` list (doc/html/tres.shtml); gres/gpuutil is a
+--      percent, gres/gpumem a size sacct prints with a base-1024 unit (36266M; a bare number
+--      is bytes). A value there that does not read lands NULL, flagged
+--      'tres-usage-unreadable'. Sizes are exact: the digits times 1024^k, rounded half up to
+--      a byte only when sacct printed a fraction.
+INSERT INTO gpu_usage
+WITH parsed AS (
+    SELECT u.source_line,
+           regexp_extract(u.tot, '(?:^|,)gres/gpuutil=([^,]*)', 1) AS util_tot_t,
+           regexp_extract(u.ave, '(?:^|,)gres/gpuutil=([^,]*)', 1) AS util_ave_t,
+           regexp_extract(u.tot, '(?:^|,)gres/gpumem=([^,]*)', 1) AS mem_tot_t,
+           regexp_extract(u.ave, '(?:^|,)gres/gpumem=([^,]*)', 1) AS mem_ave_t
+    FROM usage_lines u
+), typed AS (
+    SELECT p.*,
+           CASE WHEN regexp_full_match(util_tot_t, '[0-9]+(\.[0-9]+)?')
+                THEN CAST(util_tot_t AS DECIMAL(18, 6)) END AS util_tot,
+           CASE WHEN regexp_full_match(util_ave_t, '[0-9]+(\.[0-9]+)?')
+                THEN CAST(util_ave_t AS DECIMAL(18, 6)) END AS util_ave,
+           regexp_extract(mem_tot_t, '^([0-9]+(?:\.[0-9]+)?)([KMGTPE]?)$', ['n', 'u'])
+               AS mem_tot_p,
+           regexp_extract(mem_ave_t, '^([0-9]+(?:\.[0-9]+)?)([KMGTPE]?)$', ['n', 'u'])
+               AS mem_ave_p
+    FROM parsed p
+), sized AS (
+    SELECT t.*,
+           CASE WHEN mem_tot_p.n <> '' THEN CAST(round(CAST(mem_tot_p.n AS DECIMAL(38, 6))
+                * CAST(pow(1024, coalesce(list_position(['K', 'M', 'G', 'T', 'P', 'E'],
+                                                   mem_tot_p.u), 0)) AS DECIMAL(38, 0)), 0) AS BIGINT)
+           END AS mem_tot_bytes,
+           CASE WHEN mem_ave_p.n <> '' THEN CAST(round(CAST(mem_ave_p.n AS DECIMAL(38, 6))
+                * CAST(pow(1024, coalesce(list_position(['K', 'M', 'G', 'T', 'P', 'E'],
+                                                   mem_ave_p.u), 0)) AS DECIMAL(38, 0)), 0) AS BIGINT)
+           END AS mem_ave_bytes
+    FROM typed t
+)
+SELECT r.cluster, r.job_id, r.step, r.submit_time,
+       s.util_tot, s.util_ave, s.mem_tot_bytes, s.mem_ave_bytes,
+       j.js_gpus, j.js_util_pct, j.js_gpus_used, j.js_mem_max_bytes,
+       nullif(list_filter([
+           CASE WHEN (util_tot_t <> '' AND util_tot IS NULL) OR (util_ave_t <> '' AND util_ave IS NULL)
+                     OR (mem_tot_t <> '' AND mem_tot_bytes IS NULL)
+                     OR (mem_ave_t <> '' AND mem_ave_bytes IS NULL)
+                THEN 'tres-usage-unreadable' END,
+           j.js_flag], lambda f: f IS NOT NULL), []) AS flags,
+       r.source_id, r.source_line
+FROM sized s
+JOIN sacct_rows r ON r.source_id = $source_id AND r.source_line = s.source_line
+LEFT JOIN usage_jobstats j ON j.source_line = s.source_line
+WHERE s.util_tot IS NOT NULL OR s.util_ave IS NOT NULL OR s.mem_tot_bytes IS NOT NULL
+   OR s.mem_ave_bytes IS NOT NULL OR j.source_line IS NOT NULL
+   OR util_tot_t <> '' OR util_ave_t <> '' OR mem_tot_t <> '' OR mem_ave_t <> '';
