@@ -64,8 +64,9 @@ def test_campaign_split_variance_and_diagnosis(cli, tmp_path, campaign) -> None:
     assert sens[2] == pytest.approx(72 + 2 * 960 * (1 + 36 / 128) + 60)
     steps = [f["step"] for f in out["diagnosis"]]
     assert steps == ["allocated-hours", "failed-and-cancelled", "recovered-vs-recomputed",
-                     "evaluation-invocations", "retained-artifacts", "double-counts"]  # fmt: skip
-    allocated, failures, recovery, evaluation, artifacts, double = out["diagnosis"]
+                     "evaluation-invocations", "retained-artifacts", "double-counts",
+                     "idle-allocations", "oversized-evaluation"]  # fmt: skip
+    allocated, failures, recovery, evaluation, artifacts, double = out["diagnosis"][:6]
     assert double["probable_double_counts"] == 0
     assert allocated["balanced"] and allocated["untracked_jobs"] == 1
     assert allocated["sum_over_lines_gpu_hours"] == 182 + 80  # the .batch line repeats 101

@@ -8,7 +8,7 @@
 --      gpu_util_pct      jobstats' mean over the job's GPUs when its AdminComment has a JS1
 --                        summary; else sacct's per-GPU figure of each GPU step (24.05.1+:
 --                        TRESUsageInTot ÷ the step's GPUs; before: TRESUsageInAve), averaged
---                        over the steps weighted by GPUs × elapsed (a peak of watermarks:
+--                        over the steps but extern, weighted by GPUs × elapsed (a peak of watermarks:
 --                        the step's busiest moment, so under 15 % it was never busier);
 --                        NULL when nothing says. DECIMAL(18, 6), rounded half up.
 --      gpu_mem_used_gib  the most memory one GPU used (jobstats), else the largest per-GPU
@@ -27,7 +27,8 @@ WITH lines AS (
            g.js_gpus, g.js_util_pct, g.js_gpus_used, g.js_mem_max_bytes, g.flags
     FROM review_records rec
     JOIN gpu_usage g ON g.source_id = rec.source_id AND g.source_line = rec.source_line
-    WHERE $has_usage
+    -- The extern step holds the job's GPUs in its AllocTRES but runs nothing on them.
+    WHERE $has_usage AND rec.step IS DISTINCT FROM 'extern'
 ), per_gpu AS (
     -- Per GPU, in micro-percent and bytes, rounded half up (integers: exact).
     SELECT l.*,

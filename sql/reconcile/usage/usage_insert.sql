@@ -16,9 +16,9 @@ WITH parsed AS (
 ), typed AS (
     SELECT p.*,
            CASE WHEN regexp_full_match(util_tot_t, '[0-9]+(\.[0-9]+)?')
-                THEN CAST(util_tot_t AS DECIMAL(18, 6)) END AS util_tot,
+                THEN TRY_CAST(util_tot_t AS DECIMAL(18, 6)) END AS util_tot,
            CASE WHEN regexp_full_match(util_ave_t, '[0-9]+(\.[0-9]+)?')
-                THEN CAST(util_ave_t AS DECIMAL(18, 6)) END AS util_ave,
+                THEN TRY_CAST(util_ave_t AS DECIMAL(18, 6)) END AS util_ave,
            regexp_extract(mem_tot_t, '^([0-9]+(?:\.[0-9]+)?)([KMGTPE]?)$', ['n', 'u'])
                AS mem_tot_p,
            regexp_extract(mem_ave_t, '^([0-9]+(?:\.[0-9]+)?)([KMGTPE]?)$', ['n', 'u'])
@@ -26,11 +26,11 @@ WITH parsed AS (
     FROM parsed p
 ), sized AS (
     SELECT t.*,
-           CASE WHEN mem_tot_p.n <> '' THEN CAST(round(CAST(mem_tot_p.n AS DECIMAL(38, 6))
+           CASE WHEN mem_tot_p.n <> '' THEN CAST(round(TRY_CAST(mem_tot_p.n AS DECIMAL(38, 6))
                 * CAST(pow(1024, coalesce(list_position(['K', 'M', 'G', 'T', 'P', 'E'],
                                                    mem_tot_p.u), 0)) AS DECIMAL(38, 0)), 0) AS BIGINT)
            END AS mem_tot_bytes,
-           CASE WHEN mem_ave_p.n <> '' THEN CAST(round(CAST(mem_ave_p.n AS DECIMAL(38, 6))
+           CASE WHEN mem_ave_p.n <> '' THEN CAST(round(TRY_CAST(mem_ave_p.n AS DECIMAL(38, 6))
                 * CAST(pow(1024, coalesce(list_position(['K', 'M', 'G', 'T', 'P', 'E'],
                                                    mem_ave_p.u), 0)) AS DECIMAL(38, 0)), 0) AS BIGINT)
            END AS mem_ave_bytes

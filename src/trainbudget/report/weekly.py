@@ -18,6 +18,7 @@ from trainbudget.report.charts import (
 )
 from trainbudget.report.format import Column
 from trainbudget.report.goodput import GOODPUT_TITLE, MAIN_RUN, goodput_section
+from trainbudget.report.gpu_use import gpu_use_section
 from trainbudget.report.jobs import JobList, jobs_table
 from trainbudget.report.model import Chart, Report, Table, Verdict
 from trainbudget.report.prelaunch import sensitivity_terms
@@ -227,6 +228,9 @@ def build_weekly_report(
     burn_lines, burn_charts = burn_down_section(review)
     summary += burn_lines
     charts += burn_charts
+    gpu_lines, gpu_tables = gpu_use_section(review)  # GPUs reserved and not used
+    summary += gpu_lines
+    tables += gpu_tables
     tables.append(Table.of("Gate decisions", gate_rows(gates), GATE_COLUMNS))
     tables.append(
         Table.of(
