@@ -47,6 +47,10 @@ def test_relanding_is_a_no_op_and_quarantine_keeps_the_line(store_ledger: str, t
     again = _reconcile(store_ledger, 45)
     assert _counts(store_ledger) == counts
     assert again["totals"] == first["totals"]
+    # What the GPUs did lands on both stores: 1001.batch's TRESUsageInTot gres/gpuutil=288
+    # over its 4 GPUs (Slurm 24.05.1+ sums them) is 72 % a GPU; re-landing adds no row.
+    assert {j["job_id"]: j["gpu_util_pct"] for j in first["jobs"]}["1001"] == 288 / 4
+    assert counts["gpu_usage"] > 0
     lines = (DEMO / "sacct" / "sacct-2026-W46.psv").read_text().splitlines()
     bad = tmp_path / "bad.psv"
     # The second data line's state is no Slurm state: quarantined with its line number (3).

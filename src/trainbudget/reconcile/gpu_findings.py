@@ -28,10 +28,11 @@ if TYPE_CHECKING:
 
 IDLE_PCT = Decimal(15)  # jobstats' red line (config.py GPU_UTIL_RED)
 LISTED = 50  # jobs listed per finding
+# Seed 000's words: "Evaluate correctness with task-specific measures, not utilization."
 CAVEAT = (
     "Utilisation is a diagnostic, never what decides a job was useful: useful GPU-hours come "
-    "from accepted progress (seed 000: a GPU can be fully active generating redundant "
-    "samples, and a low-utilization evaluation may still be required for a release decision)."
+    "from accepted progress (a GPU can be fully active generating redundant samples, and a "
+    "low-utilization evaluation may still be required for a release decision)."
 )
 
 
