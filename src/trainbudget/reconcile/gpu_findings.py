@@ -103,8 +103,8 @@ def idle_finding(summary: dict[str, Any], rows: list[dict[str, Any]]) -> dict[st
     hours = gpu_hours(summary["idle_gpu_seconds"])
     if not measured:
         text = (
-            "No GPU utilisation was landed for this week's jobs (export TRESUsageInTot and "
-            "TRESUsageInAve, Slurm 23.02+, or AdminComment with jobstats summaries)."
+            "No GPU utilisation landed for this week's jobs (export TRESUsageInTot and "
+            "TRESUsageInAve, or jobstats' AdminComment)."
         )
     else:
         text = (
@@ -138,7 +138,9 @@ def oversized_finding(
     most = summary["most_gpus_used"]
     right = right_sized(plan, most) if most is not None else None
     price = plan.prices.gpu_hour_usd if plan is not None else None
-    if not summary["oversized_jobs"]:
+    if not measured:
+        text = "No evaluation job says how many GPUs it used."
+    elif not summary["oversized_jobs"]:
         text = (
             f"No evaluation job used fewer GPUs than it reserved ({measured:,} of {jobs:,} "
             "say how many they used)."
