@@ -185,6 +185,19 @@ def test_idle_and_oversized_evaluation_priced_by_hand(ledger, tmp_path: Path) ->
     assert right["right_sized_gpu_hours"] == 12 * 4 * Decimal("2.5")
     assert right["saving_usd"] == (240 - 120) * Decimal("2.40")
     assert "an alternative, not a verdict" in oversized["summary"]
+    # The report (what the Prefect UI links): each job, priced, and the caveat.
+    from trainbudget.report.gpu_use import gpu_use_section
+    from trainbudget.report.markdown import render_table
+
+    lines, tables = gpu_use_section(result)
+    assert "16 GPU-hours on 1 idle allocation" in lines[0]
+    assert "24 on GPUs that 2 evaluation jobs reserved" in lines[0]
+    assert "never what decides a job was useful" in lines[0]
+    assert "120 GPU-hours instead of 240 ($288.00 less)" in lines[1]
+    unused, sized = (render_table(t) for t in tables)
+    assert unused.count("| 7 |") == 2 and "| 9 |" in unused  # 7 is idle and oversized
+    assert "never what decides a job was useful" in unused
+    assert "| per-checkpoint | 8 | 4 | 240 | 120 |" in sized
 
 
 def test_an_export_without_usage_columns_writes_nothing(ledger, write_sacct, tmp_path) -> None:
