@@ -116,7 +116,6 @@ def land_gpu_usage(
         return 0
     ledger.execute(
         "reconcile/usage/usage_stage",
-        source_id=source_id,
         delim=split["delim"],
         first_data_line=split["first_data_line"],
         i_tot=index["tresusageintot"],
