@@ -198,6 +198,19 @@ def test_idle_and_oversized_evaluation_priced_by_hand(ledger, tmp_path: Path) ->
     assert unused.count("| 7 |") == 2 and "| 9 |" in unused  # 7 is idle and oversized
     assert "never what decides a job was useful" in unused
     assert "| per-checkpoint | 8 | 4 | 240 | 120 |" in sized
+    # The weekly report's jobs.csv / jobs.parquet and its jobs table carry the figures.
+    import duckdb
+
+    from trainbudget.reconcile.job_files import write_job_files
+
+    largest = write_job_files(tmp_path / "jobs.json", tmp_path, limit=10)
+    assert {r["job_id"]: r["gpu_util_pct"] for r in largest}["7"] == 2
+    for name in ("jobs.csv", "jobs.parquet"):
+        got = duckdb.sql(
+            f"SELECT gpu_util_pct::DECIMAL(18, 6), gpu_mem_used_gib::DECIMAL(18, 6) "
+            f"FROM '{tmp_path / name}' WHERE job_id = '8'"
+        ).fetchall()
+        assert got == [(Decimal(90), Decimal(1))], name
 
 
 def test_an_export_without_usage_columns_writes_nothing(ledger, write_sacct, tmp_path) -> None:

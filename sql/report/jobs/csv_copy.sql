@@ -9,7 +9,8 @@ COPY (
            allocated_gpu_hours, useful_gpu_hours, recovery_gpu_hours, lost_gpu_hours,
            unverified_gpu_hours,
            allocated_gpu_seconds, useful_gpu_seconds, recovery_gpu_seconds, lost_gpu_seconds,
-           unverified_gpu_seconds, billing, allocated_billing_hours,
+           unverified_gpu_seconds, billing, allocated_billing_hours, gpu_util_pct,
+           gpu_mem_used_gib,
            cluster, name, account, partition, exit_code, submit_time, start_time, end_time,
            diagnosed_cause, recovery_caused_by, array_to_string(flags, ' ') AS flags
     FROM read_json($json, format = 'array', columns = {
@@ -22,6 +23,7 @@ COPY (
         'recovery_gpu_seconds': 'HUGEINT', 'lost_gpu_seconds': 'HUGEINT',
         'unverified_gpu_seconds': 'HUGEINT',
         'billing': 'BIGINT', 'allocated_billing_hours': 'DECIMAL(38, 12)',
+        'gpu_util_pct': 'DECIMAL(18, 6)', 'gpu_mem_used_gib': 'DECIMAL(18, 6)',
         'cluster': 'VARCHAR', 'name': 'VARCHAR', 'account': 'VARCHAR', 'partition': 'VARCHAR',
         'exit_code': 'VARCHAR', 'submit_time': 'VARCHAR', 'start_time': 'VARCHAR',
         'end_time': 'VARCHAR', 'diagnosed_cause': 'VARCHAR', 'recovery_caused_by': 'VARCHAR',

@@ -9,6 +9,7 @@ SELECT job_id, state, work_class, experiment_id, gpus::BIGINT AS gpus,
        recovery_gpu_hours::DECIMAL(38, 12) AS recovery_gpu_hours,
        lost_gpu_hours::DECIMAL(38, 12) AS lost_gpu_hours,
        unverified_gpu_hours::DECIMAL(38, 12) AS unverified_gpu_hours,
+       gpu_util_pct::DECIMAL(18, 6) AS gpu_util_pct,
        coalesce(flags, '') AS flags
 FROM read_csv($csv, header = true, all_varchar = true)
 ORDER BY allocated_gpu_seconds::HUGEINT DESC, job_id

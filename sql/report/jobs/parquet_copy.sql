@@ -16,6 +16,7 @@ COPY (
         'unverified_gpu_seconds': 'BIGINT',
         'billing': 'BIGINT', 'allocated_billing_hours': 'DECIMAL(38, 12)',
         'allocated_billing_seconds': 'BIGINT',
+        'gpu_util_pct': 'DECIMAL(18, 6)', 'gpu_mem_used_gib': 'DECIMAL(18, 6)',
         'job_id_raw': 'VARCHAR', 'cluster': 'VARCHAR', 'name': 'VARCHAR', 'account': 'VARCHAR',
         'partition': 'VARCHAR', 'state_text': 'VARCHAR', 'exit_code': 'VARCHAR',
         'elapsed_seconds': 'BIGINT', 'submit_time': 'VARCHAR', 'start_time': 'VARCHAR',

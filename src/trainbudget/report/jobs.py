@@ -25,6 +25,7 @@ JOB_COLUMNS = [
     Column("recovery_gpu_hours", "Recovery", _HOURS),
     Column("lost_gpu_hours", "Lost", _HOURS),
     Column("unverified_gpu_hours", "Unverified", _HOURS),
+    Column("gpu_util_pct", "GPU util. (%)", fmt.number),
     Column("flags", "Flags"),
 ]
 
