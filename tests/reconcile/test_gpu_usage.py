@@ -245,7 +245,18 @@ def test_unreadable_values_land_null_with_a_flag_and_relanding_is_a_no_op(
     jobs, result = _jobs(ledger, tmp_path)
     assert jobs["21"]["gpu_util_pct"] is None and jobs["22"]["gpu_util_pct"] is None
     assert jobs["22"]["gpu_mem_used_gib"] == Decimal("0.5")  # 1 GiB over 2 GPUs still reads
-    assert _step(result, "idle-allocations")["usage_unreadable_jobs"] == 3
+    assert _step(result, "idle-allocations")["usage_unreadable_jobs"] == 2  # Short is none
+
+
+def test_a_sum_read_as_one_gpu_a_task_is_flagged(ledger, fixtures_dir, tmp_path) -> None:
+    """The 24.05 line (240 over one task's 4 GPUs) under slurm_version 23.02.7 reads Ave =
+    240 % a GPU: impossible, so the job is flagged and the finding names the plan's key."""
+    land_sacct(ledger, fixtures_dir / "gpu_usage" / "derived_one_task_four_gpus_24.05.psv")
+    plan = parse_plan(PLAN + "cluster: {slurm_version: 23.02.7}\n")
+    jobs, result = _jobs(ledger, tmp_path, plan)
+    assert jobs["5001"]["gpu_util_pct"] == 240
+    idle = _step(result, "idle-allocations")
+    assert idle["over_100_pct_jobs"] == 1 and "cluster.slurm_version" in idle["summary"]
 
 
 def test_a_later_export_replaces_the_usage_of_its_lines(ledger, tmp_path: Path) -> None:

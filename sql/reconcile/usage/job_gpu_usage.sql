@@ -16,7 +16,8 @@
 --      gpus_used         jobstats' GPUs above 0 %, else the most GPUs any of its steps held
 --                        (batch, extern and interactive hold the first node's; not counted);
 --                        NULL when nothing says
---      usage_source      'jobstats', 'sacct' or NULL;  usage_flags  the lines' gpu_usage flags
+--      usage_source      'jobstats', 'sacct' or NULL;  usage_flags  the lines' gpu_usage flags,
+--                        and 'gpu-util-over-100' when a step reads over 100 % a GPU
 --      idle_gpu_seconds  the week's allocated GPU-seconds of a job under $idle_pct
 --      unused_gpu_seconds (GPUs − gpus_used) × its seconds in the week, when it used fewer
 CREATE OR REPLACE TEMP TABLE job_gpu_usage AS
@@ -67,7 +68,12 @@ WITH lines AS (
            max(js_util_pct) FILTER (WHERE step IS NULL) AS js_util_pct,
            max(js_gpus_used) FILTER (WHERE step IS NULL) AS js_gpus_used,
            max(js_mem_max_bytes) FILTER (WHERE step IS NULL) AS js_mem_b,
-           nullif(list_distinct(flatten(list(coalesce(flags, [])))), []) AS usage_flags
+           -- A GPU cannot be busier than 100 %: more says the exports sum over GPUs while
+           -- cluster.slurm_version says they do not (or the reverse is hidden below 100).
+           nullif(list_distinct(flatten(list(coalesce(flags, []))
+                                        || CASE WHEN max(util_u) > 100000000
+                                                THEN [['gpu-util-over-100']] ELSE [] END)),
+                  []) AS usage_flags
     FROM matched
     GROUP BY alloc_id
 ), figures AS (

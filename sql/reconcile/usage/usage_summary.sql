@@ -19,6 +19,10 @@ SELECT count(*) FILTER (WHERE gpus > 0) AS gpu_jobs,
            AS oversized_allocated_gpu_seconds,
        max(gpus_used) FILTER (WHERE work_class = 'evaluation' AND unused_gpu_seconds > 0)
            AS most_gpus_used,
-       count(*) FILTER (WHERE usage_flags IS NOT NULL) AS flagged_jobs
+       count(*) FILTER (WHERE list_has_any(usage_flags,
+                                           ['tres-usage-unreadable', 'jobstats-unreadable']))
+           AS flagged_jobs,
+       count(*) FILTER (WHERE list_contains(usage_flags, 'gpu-util-over-100'))
+           AS over_100_jobs
 FROM job_gpu_usage
 WHERE in_week;

@@ -97,6 +97,16 @@ def _unmeasured(measured: int, jobs: int, what: str) -> str:
     return "" if measured == jobs else f" ({jobs - measured:,} of {jobs:,} {what} say nothing)"
 
 
+def _over_100(jobs: int) -> str:
+    """The hint when a job reads over 100 % a GPU: the plan's Slurm release is likely wrong."""
+    if not jobs:
+        return ""
+    return (
+        f"{jobs:,} jobs read over 100 % a GPU: their exports sum over the step's GPUs (Slurm "
+        "24.05.1 and later); check the plan's cluster.slurm_version. "
+    )
+
+
 def idle_finding(summary: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Jobs whose GPUs were under IDLE_PCT, priced at their allocated GPU-hours this week."""
     measured, jobs = summary["measured_jobs"], summary["gpu_jobs"]
@@ -112,6 +122,7 @@ def idle_finding(summary: dict[str, Any], rows: list[dict[str, Any]]) -> dict[st
             f"{IDLE_PCT} % GPU utilisation, {float(hours):,.2f} GPU-hours allocated"
             + _unmeasured(measured, jobs, "GPU jobs")
             + ". "
+            + _over_100(summary["over_100_jobs"])
             + CAVEAT
         )
     return {
@@ -123,6 +134,7 @@ def idle_finding(summary: dict[str, Any], rows: list[dict[str, Any]]) -> dict[st
         "idle_jobs": summary["idle_jobs"],
         "idle_gpu_hours": hours,
         "usage_unreadable_jobs": summary["flagged_jobs"],
+        "over_100_pct_jobs": summary["over_100_jobs"],
         "caveat": CAVEAT,
         "jobs": _jobs(rows),
     }
