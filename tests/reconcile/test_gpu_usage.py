@@ -120,6 +120,23 @@ def test_a_23_02_and_a_24_05_line_of_one_job_give_the_same_figures(
     assert figures[0] == figures[1] == (Decimal(60), Decimal("19.531250"))  # 20000/1024
 
 
+@pytest.mark.parametrize(("gpus", "tasks", "util"), [(1, 1, 37), (8, 1, 12), (8, 2, 90), (4, 4, 3)])
+def test_both_releases_give_one_figure_for_any_shape(ledger, tmp_path, gpus, tasks, util) -> None:
+    """`tasks` tasks share `gpus` GPUs, each at `util` %: 23.02 recorded one GPU a task (Ave
+    util, Tot tasks × util), 24.05.1 each task's GPUs summed (Ave gpus / tasks × util, Tot
+    gpus × util). Per GPU both are `util`, on one ledger read twice with each release."""
+    old = f"gres/gpuutil={util}", f"gres/gpuutil={tasks * util}"
+    new = f"gres/gpuutil={gpus // tasks * util}", f"gres/gpuutil={gpus * util}"
+    path = _write(tmp_path, "shapes.psv", [
+        _line("41", gpus=gpus), _line("41.0", gpus=gpus, ave=old[0], tot=old[1]),
+        _line("42", gpus=gpus), _line("42.0", gpus=gpus, ave=new[0], tot=new[1]),
+    ])  # fmt: skip
+    land_sacct(ledger, path)
+    before, _ = _jobs(ledger, tmp_path, parse_plan(PLAN + "cluster: {slurm_version: 23.02.7}\n"))
+    after, _ = _jobs(ledger, tmp_path, parse_plan(PLAN))
+    assert before["41"]["gpu_util_pct"] == after["42"]["gpu_util_pct"] == util
+
+
 def test_without_a_version_the_sum_is_read_as_24_05_1(ledger, fixtures_dir, tmp_path) -> None:
     land_sacct(ledger, fixtures_dir / "gpu_usage" / "derived_one_task_four_gpus_24.05.psv")
     jobs, _ = _jobs(ledger, tmp_path)

@@ -9,8 +9,8 @@
 CREATE OR REPLACE TEMP TABLE usage_lines AS
 WITH split AS (
     -- Only a line that names gres/gpuutil, gres/gpumem or a JS1 summary can say anything
-    -- here (AllocTRES never holds them): a substring test per line, before any split, so a
-    -- CPU job's lines and a step's other TRES cost a memchr and no list.
+    -- here: a substring test per line, before any split, so the other lines cost a memchr
+    -- and no list (a line that names them elsewhere only passes on to the exact fields).
     SELECT lineno, string_split(line, $delim) AS parts
     FROM sacct_lines
     WHERE lineno >= $first_data_line
