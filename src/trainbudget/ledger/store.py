@@ -197,13 +197,16 @@ class Ledger(SourceLanding):
     def applied_versions(self) -> list[int]:
         if not self._has_schema_version():
             with self.transaction():
-                self._ddl(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-                    "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
-                )
-                if self.is_team:
-                    team.ensure_claims_schema(self.con)
+                self._create_schema_version()
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
+
+    def _create_schema_version(self) -> None:
+        self._ddl(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+            "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
+        )
+        if self.is_team:
+            team.ensure_claims_schema(self.con)
 
     def existing_versions(self) -> list[int]:
         """The applied schema versions, without creating anything (for read-only ledgers)."""
@@ -239,33 +242,42 @@ class Ledger(SourceLanding):
             return False
         return True
 
-    def migrate(self) -> list[int]:
-        """Apply pending migrations, each in its own transaction; return the versions applied.
+    def migrate(self, upto: int | None = None) -> list[int]:
+        """Apply pending migrations (those numbered at most `upto`, if given), all in one
+        transaction; return the versions applied.
 
-        On the team ledger two first opens may migrate at once: the one whose commit
-        conflicts reads the schema again and goes on from there."""
+        The files of sql/schema/ run in order, as written, each recorded in schema_version,
+        and one commit lands them all (a new ledger: one WAL sync, not one per migration; a
+        failing migration leaves the ledger as it was). On the team ledger two first opens may
+        migrate at once: the one whose commit conflicts reads the schema again and goes on."""
         for attempt in range(_MIGRATE_TRIES):
             try:
-                return self._migrate_once()
+                return self._migrate_once(upto)
             except team.LedgerConflict:
                 if attempt == _MIGRATE_TRIES - 1:
                     raise
         return []
 
-    def _migrate_once(self) -> list[int]:
-        done = set(self.applied_versions())
-        applied = []
-        for version, name, sql in migrations():
-            if version in done:
-                continue
-            with self.transaction():
+    def _migrate_once(self, upto: int | None) -> list[int]:
+        with self.transaction():
+            if self._has_schema_version():
+                done = {row[0] for row in self.con.execute("SELECT version FROM schema_version")
+                        .fetchall()}  # fmt: skip
+            else:
+                self._create_schema_version()
+                done = set()
+            pending = [(v, name, sql) for v, name, sql in migrations()
+                       if v not in done and (upto is None or v <= upto)]  # fmt: skip
+            for _, _, sql in pending:
                 self._ddl(sql)
+            if pending:
                 self.con.execute(
-                    "INSERT INTO schema_version VALUES ($version, $name, $applied_at)",
-                    {"version": version, "name": name, "applied_at": _now()},
-                )
-            applied.append(version)
-        return applied
+                    "INSERT INTO schema_version SELECT unnest($versions), unnest($names), "
+                    "$applied_at",
+                    {"versions": [v for v, _, _ in pending],
+                     "names": [name for _, name, _ in pending], "applied_at": _now()},
+                )  # fmt: skip
+        return [v for v, _, _ in pending]
 
     def _ddl(self, sql: str) -> None:
         """Run a migration's DDL: as written on the file; on the team ledger without the keys,
