@@ -215,29 +215,36 @@ class Ledger(SourceLanding):
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def _has_schema_version(self) -> bool:
-        return self._binds("main.schema_version")
+        return self.has_table("main.schema_version")
 
-    def _binds(self, qualified: str) -> bool:
-        """Whether `qualified` (a table name from our own code) names a table or view.
+    def has_table(self, qualified: str) -> bool:
+        """Whether `qualified` (a table name from our own code: `name`, `schema.name` or
+        `database.schema.name`, parts optionally in double quotes) names a table or view.
 
         On the file, duckdb_tables() is cheap, and a failed bind would abort an open
         transaction on DuckDB 2.x. On the team ledger duckdb_tables() lists every catalog,
-        reading DuckLake's whole catalog from PostgreSQL (0.3-0.5 s a call), so the name is
+        reading DuckLake's whole catalog from PostgreSQL (0.2-1 s a call), so the name is
         bound instead: the team extra pins DuckDB 1.5.5, where a catalog error leaves the
         transaction usable (tests/ledger/test_store.py checks both stores)."""
+        parts = [part.strip('"') for part in qualified.split(".")]
+        if len(parts) > 3 or not all(_PLAIN_NAME.fullmatch(part) for part in parts):
+            raise ValueError(f"not a plain table name: {qualified!r}")
         if not self.is_team:  # literal names: a bound parameter makes DuckDB 1.5.5 load pandas
-            schema, _, name = qualified.rpartition(".")
-            where = f"table_name = '{name.strip(chr(34))}'" + (
-                f" AND schema_name = '{schema}'" if schema else ""
-            )
+            *outer, name = parts
+            where = [f"table_name = '{name}'"]
+            if outer:
+                where.append(f"schema_name = '{outer[-1]}'")
+            where.append(f"database_name = '{outer[0]}'" if len(outer) == 2
+                         else "database_name IN (current_database(), 'temp')")  # fmt: skip
             return bool(
                 self.con.execute(
-                    f"SELECT count(*) FROM duckdb_tables() WHERE {where} "
-                    "AND database_name IN (current_database(), 'temp')"
+                    f"SELECT count(*) FROM duckdb_tables() WHERE {' AND '.join(where)}"
                 ).fetchall()[0][0]  # fetchall: on DuckDB 2.x a half-read result blocks the next
             )
         try:
-            self.con.execute(f"SELECT NULL FROM {qualified} LIMIT 0")
+            self.con.execute(
+                f"SELECT NULL FROM {'.'.join(chr(34) + p + chr(34) for p in parts)} LIMIT 0"
+            )
         except duckdb.CatalogException:
             return False
         return True
@@ -356,7 +363,7 @@ class Ledger(SourceLanding):
 
     def _check_table(self, table: str) -> None:
         """KeyError unless `table` is a plain name of a ledger or temporary table."""
-        if not _PLAIN_NAME.fullmatch(table) or not self._binds(f'"{table}"'):
+        if not _PLAIN_NAME.fullmatch(table) or not self.has_table(table):
             raise KeyError(f"ledger has no table {table!r}")
 
     # --- transactions, provenance, quarantine -------------------------------------------
