@@ -236,9 +236,14 @@ class Ledger(SourceLanding):
                 where.append(f"schema_name = '{outer[-1]}'")
             where.append(f"database_name = '{outer[0]}'" if len(outer) == 2
                          else "database_name IN (current_database(), 'temp')")  # fmt: skip
+            listed = (
+                "SELECT database_name, schema_name, table_name FROM duckdb_tables() UNION ALL "
+                "SELECT database_name, schema_name, view_name FROM duckdb_views() "
+                "WHERE NOT internal"
+            )
             return bool(
                 self.con.execute(
-                    f"SELECT count(*) FROM duckdb_tables() WHERE {' AND '.join(where)}"
+                    f"SELECT count(*) FROM ({listed}) WHERE {' AND '.join(where)}"
                 ).fetchall()[0][0]  # fetchall: on DuckDB 2.x a half-read result blocks the next
             )
         try:
