@@ -201,3 +201,39 @@ def test_a_trace_run_does_not_import_pandas(landing: list[str], tmp_path: Path) 
     proc = _run_probe(probe, tmp_path)
     assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
     assert (tmp_path / "l.duckdb").exists() == (not landing)  # the landed run wrote its rows
+
+
+# A pilot run checks its step rows with Polars against quality.rules.PILOT_STEP_RULES
+# (quality/frame.py; schemas.PilotStep holds the same rules): Pandera, and through it pandas,
+# never loads; the steps reach DuckDB through the Arrow C stream, not pyarrow; without a
+# ledger DuckDB does not load either.
+_PILOT_LAZY = ("pandas", "pandera", "great_expectations", "pydantic", "pyarrow", "numpy", "scipy")
+_PILOT_NO_LEDGER_LAZY = (*_PILOT_LAZY, "duckdb")
+
+
+@pytest.mark.parametrize(
+    ("landing", "lazy"),
+    [([], _PILOT_LAZY), (["--no-ledger"], _PILOT_NO_LEDGER_LAZY)],
+    ids=["landed", "no-ledger"],
+)
+def test_a_pilot_run_does_not_import_pandas(
+    landing: list[str], lazy: tuple[str, ...], tmp_path: Path
+) -> None:
+    if not landing and _duckdb_binding_imports_pandas():
+        pytest.skip("this DuckDB imports pandas to bind any parameter (the team extra's 1.5.5)")
+    argv = [
+        *("pilot", str(REPO_ROOT / "examples" / "pilot-7b.steps.csv")),
+        *("--params", "7e9", "--gpu", "H100-SXM", *landing, "--json"),
+    ]
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"lazy = {lazy!r}\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in lazy)\n"
+        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = _run_probe(probe, tmp_path)
+    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+    assert (tmp_path / "l.duckdb").exists() == (not landing)  # the landed run wrote its rows

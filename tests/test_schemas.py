@@ -14,6 +14,7 @@ from trainbudget.quality.rules import (
     JOB_ACCOUNTING_RULES,
     MANIFEST_RULES,
     MAX_GPUS_PER_JOB,
+    PILOT_STEP_RULES,
     PROGRESS_EVENTS_RULES,
     REGISTRY_RULES,
     SACCT_ROWS,
@@ -22,6 +23,7 @@ from trainbudget.quality.rules import (
 from trainbudget.schemas import (
     JobAccounting,
     ManifestRow,
+    PilotStep,
     ProgressEvent,
     RegistryRow,
     SacctRow,
@@ -39,6 +41,7 @@ from trainbudget.schemas import (
         (ManifestRow, MANIFEST_RULES),
         (JobAccounting, JOB_ACCOUNTING_RULES),
         (TraceRank, TRACE_RANK_RULES),
+        (PilotStep, PILOT_STEP_RULES),
     ],
 )
 def test_each_model_declares_exactly_its_table_rules(model, rules) -> None:

@@ -21,11 +21,7 @@ from trainbudget.base.vocabulary import WORK_CLASSES
 from trainbudget.quality.rules import (
     JOB_ACCOUNTING_RULES,
     MANIFEST_RULES,
-    MAX_ARTIFACT_BYTES,
-    MAX_GPU_MEMORY_BYTES,
-    MAX_GPUS_PER_JOB,
-    MAX_STEP_SECONDS,
-    MAX_TOKENS_PER_STEP,
+    PILOT_STEP_RULES,
     PROGRESS_EVENTS_RULES,
     REGISTRY_RULES,
     SACCT_ROWS,
@@ -57,22 +53,24 @@ class PilotStep(pa.DataFrameModel):
 
     `tokens` counts the whole step across all `gpus`; a row gives `tokens` or `samples`.
     `checkpoint_*` are set only on steps that wrote a checkpoint (seconds not in wall_seconds).
+    The rules are quality.rules.PILOT_STEP_RULES, which pilot/ingest checks with Polars
+    (quality.frame), so a pilot run never imports Pandera (nor, through it, pandas).
     """
 
-    run_id: str = pa.Field(str_length={"min_value": 1})
-    step: int = pa.Field(ge=0)
-    wall_seconds: float = pa.Field(gt=0, le=MAX_STEP_SECONDS)
-    tokens: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP, nullable=True)
-    samples: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP, nullable=True)
-    seq_len: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP)
-    batch_size: int = pa.Field(gt=0, le=MAX_TOKENS_PER_STEP)
-    gpus: int = pa.Field(gt=0, le=MAX_GPUS_PER_JOB)
-    peak_memory_bytes: int = pa.Field(ge=0, le=MAX_GPU_MEMORY_BYTES, nullable=True)
-    checkpoint_seconds: float = pa.Field(ge=0, le=MAX_STEP_SECONDS, nullable=True)
-    checkpoint_bytes: int = pa.Field(ge=0, le=MAX_ARTIFACT_BYTES, nullable=True)
-    source_line: int = pa.Field(ge=1)
+    run_id: str = _field(PILOT_STEP_RULES, "run_id")
+    step: int = _field(PILOT_STEP_RULES, "step")
+    wall_seconds: float = _field(PILOT_STEP_RULES, "wall_seconds")
+    tokens: int = _field(PILOT_STEP_RULES, "tokens")
+    samples: int = _field(PILOT_STEP_RULES, "samples")
+    seq_len: int = _field(PILOT_STEP_RULES, "seq_len")
+    batch_size: int = _field(PILOT_STEP_RULES, "batch_size")
+    gpus: int = _field(PILOT_STEP_RULES, "gpus")
+    peak_memory_bytes: int = _field(PILOT_STEP_RULES, "peak_memory_bytes")
+    checkpoint_seconds: float = _field(PILOT_STEP_RULES, "checkpoint_seconds")
+    checkpoint_bytes: int = _field(PILOT_STEP_RULES, "checkpoint_bytes")
+    source_line: int = _field(PILOT_STEP_RULES, "source_line")
 
-    @pa.check("wall_seconds", "checkpoint_seconds", name="finite")
+    @pa.check(*PILOT_STEP_RULES.finite_columns, name="finite")
     def _finite(cls, data):
         return data.lazyframe.select(pl.col(data.key).is_finite() | pl.col(data.key).is_null())
 
@@ -264,8 +262,8 @@ _BOUNDS = {"greater_than_or_equal_to": "ge", "greater_than": "gt", "less_than_or
 
 
 def rules_of(model: type[pa.DataFrameModel]) -> tuple[FieldRule, ...]:
-    """Read a model's field checks back as FieldRules (nullable, ge/gt/le, isin); checks
-    the rules cannot say (str_length, finite, dataframe checks) are left out."""
+    """Read a model's field checks back as FieldRules (nullable, ge/gt/le, isin, a least
+    length, finite); checks the rules cannot say (dataframe checks) are left out."""
     out = []
     for name, column in model.to_schema().columns.items():
         bounds: dict[str, Any] = {}
@@ -275,5 +273,9 @@ def rules_of(model: type[pa.DataFrameModel]) -> tuple[FieldRule, ...]:
                 bounds[_BOUNDS[check.name]] = next(iter(stats.values()))
             elif check.name == "isin":
                 bounds["isin"] = tuple(stats["allowed_values"])
+            elif check.name == "str_length" and stats.get("max_value") is None:
+                bounds["min_length"] = stats["min_value"]
+            elif check.name == "finite":
+                bounds["finite"] = True
         out.append(FieldRule(name, nullable=column.nullable, **bounds))
     return tuple(out)

@@ -54,7 +54,8 @@ def with_dbname(conninfo: str, dbname: str) -> str:
 
 @pytest.fixture(scope="session")
 def team_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """(server connection string, template database) of a migrated team ledger."""
+    """(server connection string, template database, its data folder) of a migrated team
+    ledger."""
     conninfo = os.environ.get(PG_ENV)
     if not conninfo:
         _unavailable(f"a PostgreSQL server (${PG_ENV}; `make test` starts one)")
@@ -78,15 +79,15 @@ def team_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
 
     data = tmp_path_factory.mktemp("team-template-data")
     Ledger.open(TeamLocation(with_dbname(conninfo, template), str(data))).close()
-    yield conninfo, template
+    yield conninfo, template, data
     psql(conninfo, f"DROP DATABASE IF EXISTS {template}")
 
 
 @pytest.fixture
-def new_team_ledger(team_pg: tuple[str, str], tmp_path: Path) -> Iterator[Callable[[], str]]:
+def new_team_ledger(team_pg: tuple[str, str, Path], tmp_path: Path) -> Iterator[Callable[[], str]]:
     """A factory of fresh, migrated team ledgers: each call returns a new `ducklake:postgres:`
     location whose data folder is under tmp_path; all are dropped after the test."""
-    conninfo, template = team_pg
+    conninfo, template, template_data = team_pg
     made: list[str] = []
 
     def make() -> str:
@@ -94,7 +95,9 @@ def new_team_ledger(team_pg: tuple[str, str], tmp_path: Path) -> Iterator[Callab
         psql(conninfo, f"CREATE DATABASE {name} TEMPLATE {template}")
         made.append(name)
         data = tmp_path / f"{name}-data"
-        data.mkdir()
+        # The migrations' one commit may write Parquet (schema_version's rows, past DuckLake's
+        # inlining limit), recorded relative to the data path: the copy gets its own files.
+        shutil.copytree(template_data, data)
         target = with_dbname(conninfo, name)
         psql(target, f"UPDATE ducklake_metadata SET value = '{data}/' WHERE key = 'data_path'")
         return f"ducklake:postgres:{target}"

@@ -197,13 +197,16 @@ class Ledger(SourceLanding):
     def applied_versions(self) -> list[int]:
         if not self._has_schema_version():
             with self.transaction():
-                self._ddl(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-                    "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
-                )
-                if self.is_team:
-                    team.ensure_claims_schema(self.con)
+                self._create_schema_version()
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
+
+    def _create_schema_version(self) -> None:
+        self._ddl(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+            "name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);"
+        )
+        if self.is_team:
+            team.ensure_claims_schema(self.con)
 
     def existing_versions(self) -> list[int]:
         """The applied schema versions, without creating anything (for read-only ledgers)."""
@@ -212,60 +215,81 @@ class Ledger(SourceLanding):
         return [row[0] for row in self.con.execute("SELECT version FROM schema_version").fetchall()]
 
     def _has_schema_version(self) -> bool:
-        return self._binds("main.schema_version")
+        return self.has_table("main.schema_version")
 
-    def _binds(self, qualified: str) -> bool:
-        """Whether `qualified` (a table name from our own code) names a table or view.
+    def has_table(self, qualified: str) -> bool:
+        """Whether `qualified` (a table name from our own code: `name`, `schema.name` or
+        `database.schema.name`, parts optionally in double quotes) names a table or view.
 
         On the file, duckdb_tables() is cheap, and a failed bind would abort an open
         transaction on DuckDB 2.x. On the team ledger duckdb_tables() lists every catalog,
-        reading DuckLake's whole catalog from PostgreSQL (0.3-0.5 s a call), so the name is
+        reading DuckLake's whole catalog from PostgreSQL (0.2-1 s a call), so the name is
         bound instead: the team extra pins DuckDB 1.5.5, where a catalog error leaves the
         transaction usable (tests/ledger/test_store.py checks both stores)."""
+        parts = [part.strip('"') for part in qualified.split(".")]
+        if len(parts) > 3 or not all(_PLAIN_NAME.fullmatch(part) for part in parts):
+            raise ValueError(f"not a plain table name: {qualified!r}")
         if not self.is_team:  # literal names: a bound parameter makes DuckDB 1.5.5 load pandas
-            schema, _, name = qualified.rpartition(".")
-            where = f"table_name = '{name.strip(chr(34))}'" + (
-                f" AND schema_name = '{schema}'" if schema else ""
+            *outer, name = parts
+            where = [f"table_name = '{name}'"]
+            if outer:
+                where.append(f"schema_name = '{outer[-1]}'")
+            where.append(f"database_name = '{outer[0]}'" if len(outer) == 2
+                         else "database_name IN (current_database(), 'temp')")  # fmt: skip
+            listed = (
+                "SELECT database_name, schema_name, table_name FROM duckdb_tables() UNION ALL "
+                "SELECT database_name, schema_name, view_name FROM duckdb_views() "
+                "WHERE NOT internal"
             )
             return bool(
                 self.con.execute(
-                    f"SELECT count(*) FROM duckdb_tables() WHERE {where} "
-                    "AND database_name IN (current_database(), 'temp')"
+                    f"SELECT count(*) FROM ({listed}) WHERE {' AND '.join(where)}"
                 ).fetchall()[0][0]  # fetchall: on DuckDB 2.x a half-read result blocks the next
             )
         try:
-            self.con.execute(f"SELECT NULL FROM {qualified} LIMIT 0")
+            self.con.execute(
+                f"SELECT NULL FROM {'.'.join(chr(34) + p + chr(34) for p in parts)} LIMIT 0"
+            )
         except duckdb.CatalogException:
             return False
         return True
 
-    def migrate(self) -> list[int]:
-        """Apply pending migrations, each in its own transaction; return the versions applied.
+    def migrate(self, upto: int | None = None) -> list[int]:
+        """Apply pending migrations (those numbered at most `upto`, if given), all in one
+        transaction; return the versions applied.
 
-        On the team ledger two first opens may migrate at once: the one whose commit
-        conflicts reads the schema again and goes on from there."""
+        The files of sql/schema/ run in order, as written, each recorded in schema_version,
+        and one commit lands them all (a new ledger: one WAL sync, not one per migration; a
+        failing migration leaves the ledger as it was). On the team ledger two first opens may
+        migrate at once: the one whose commit conflicts reads the schema again and goes on."""
         for attempt in range(_MIGRATE_TRIES):
             try:
-                return self._migrate_once()
+                return self._migrate_once(upto)
             except team.LedgerConflict:
                 if attempt == _MIGRATE_TRIES - 1:
                     raise
         return []
 
-    def _migrate_once(self) -> list[int]:
-        done = set(self.applied_versions())
-        applied = []
-        for version, name, sql in migrations():
-            if version in done:
-                continue
-            with self.transaction():
+    def _migrate_once(self, upto: int | None) -> list[int]:
+        with self.transaction():
+            if self._has_schema_version():
+                done = {row[0] for row in self.con.execute("SELECT version FROM schema_version")
+                        .fetchall()}  # fmt: skip
+            else:
+                self._create_schema_version()
+                done = set()
+            pending = [(v, name, sql) for v, name, sql in migrations()
+                       if v not in done and (upto is None or v <= upto)]  # fmt: skip
+            for _, _, sql in pending:
                 self._ddl(sql)
+            if pending:
                 self.con.execute(
-                    "INSERT INTO schema_version VALUES ($version, $name, $applied_at)",
-                    {"version": version, "name": name, "applied_at": _now()},
-                )
-            applied.append(version)
-        return applied
+                    "INSERT INTO schema_version SELECT unnest($versions), unnest($names), "
+                    "$applied_at",
+                    {"versions": [v for v, _, _ in pending],
+                     "names": [name for _, name, _ in pending], "applied_at": _now()},
+                )  # fmt: skip
+        return [v for v, _, _ in pending]
 
     def _ddl(self, sql: str) -> None:
         """Run a migration's DDL: as written on the file; on the team ledger without the keys,
@@ -332,7 +356,7 @@ class Ledger(SourceLanding):
         if frame.height == 0:
             return 0
         self._check_table(table)
-        self.con.register("_incoming_frame", frame.to_arrow())
+        self.con.register("_incoming_frame", _ArrowStream(frame))
         try:
             columns = ", ".join(f'"{c}"' for c in frame.columns)
             self.con.execute(
@@ -344,7 +368,7 @@ class Ledger(SourceLanding):
 
     def _check_table(self, table: str) -> None:
         """KeyError unless `table` is a plain name of a ledger or temporary table."""
-        if not _PLAIN_NAME.fullmatch(table) or not self._binds(f'"{table}"'):
+        if not _PLAIN_NAME.fullmatch(table) or not self.has_table(table):
             raise KeyError(f"ledger has no table {table!r}")
 
     # --- transactions, provenance, quarantine -------------------------------------------
@@ -398,6 +422,18 @@ class Ledger(SourceLanding):
             return [
                 (name, self.con.execute(read_whole.format(name)).fetchone()[0]) for name in names
             ]
+
+
+class _ArrowStream:
+    """A frame seen only through the Arrow PyCapsule interface (`__arrow_c_stream__`, which
+    Polars frames have): DuckDB 2.x scans it without importing pyarrow, where a Polars frame
+    registered as itself, or `frame.to_arrow()`, goes through pyarrow (~0.2 s to import)."""
+
+    def __init__(self, frame: Any) -> None:
+        self._frame = frame
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self._frame.__arrow_c_stream__(requested_schema)
 
 
 def _nothing() -> None:

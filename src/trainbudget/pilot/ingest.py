@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pandera.polars as pa
 import polars as pl
 
 from trainbudget.base.errors import InputError
 from trainbudget.base.limits import MAX_NAME_CHARS
-from trainbudget.schemas import PilotStep
+from trainbudget.quality.frame import FrameError, frame_failures, require_valid_frame
+from trainbudget.quality.rules import PILOT_STEP_RULES
 
 REQUIRED = ("run_id", "step", "wall_seconds", "seq_len", "batch_size", "gpus", "peak_memory_bytes")
 OPTIONAL = ("tokens", "samples", "checkpoint_seconds", "checkpoint_bytes")
@@ -270,50 +270,21 @@ def _within_caps(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:
 
 
 def _validated(typed: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:
-    """Check ranges and cross-field rules with the PilotStep model; failing rows are rejected."""
-    body = typed.drop("_raw")
+    """Check ranges and cross-field rules (quality.rules.PILOT_STEP_RULES, the rules of
+    schemas.PilotStep) with Polars; failing rows are rejected with every reason they break."""
     try:
-        PilotStep.validate(body, lazy=True)
-    except pa.errors.SchemaErrors as exc:
-        reasons: dict[int, list[str]] = {}
-        for case in exc.failure_cases.to_dicts():
-            if case["index"] is None:
-                raise InputError(f"step log: {case['column']}: {case['check']}") from None
-            reasons.setdefault(case["index"], []).append(_reason(case))
-        rows = typed.with_row_index("_i")
-        bad = rows.filter(pl.col("_i").is_in(list(reasons)))
-        rejected = [
-            RejectedRow(r["source_line"], r["_raw"], "; ".join(dict.fromkeys(reasons[r["_i"]])))
-            for r in bad.iter_rows(named=True)
-        ]
-        return rows.filter(~pl.col("_i").is_in(list(reasons))).drop("_i"), rejected
-    return typed, []
-
-
-_CHECK_WORDS = {
-    "greater_than": "must be greater than",
-    "greater_than_or_equal_to": "must be at least",
-    "less_than_or_equal_to": "must be at most",
-    "str_length": "must not be empty",
-}
-
-
-def _reason(case: dict[str, Any]) -> str:
-    """One readable phrase for a Pandera failure, e.g. `wall_seconds: must be greater than 0`."""
-    check, found = case["check"], case["failure_case"]
-    if case["schema_context"] != "Column":
-        return f"needs {check}"
-    name, _, bound = check.partition("(")
-    if check == "not_nullable" and found != "NaN":
-        text = "required, but empty"
-    elif check in ("finite", "not_nullable"):
-        text = f"must be a finite number, found {found}"
-    elif name in _CHECK_WORDS:
-        limit = "" if name == "str_length" else f" {bound.rstrip(')')}"
-        text = f"{_CHECK_WORDS[name]}{limit}, found {found}"
-    else:
-        text = f"failed {check}, found {found}"
-    return f"{case['column']}: {text}"
+        reasons = frame_failures(typed, PILOT_STEP_RULES)
+    except FrameError as exc:
+        raise InputError(f"step log: {exc}") from None
+    if not reasons:
+        return typed, []
+    rows = typed.with_row_index("_i")
+    bad = rows.filter(pl.col("_i").is_in(list(reasons)))
+    rejected = [
+        RejectedRow(r["source_line"], r["_raw"], "; ".join(reasons[r["_i"]]))
+        for r in bad.iter_rows(named=True)
+    ]
+    return rows.filter(~pl.col("_i").is_in(list(reasons))).drop("_i"), rejected
 
 
 def _without_duplicates(steps: pl.DataFrame) -> tuple[pl.DataFrame, list[RejectedRow]]:
@@ -330,4 +301,4 @@ def _without_duplicates(steps: pl.DataFrame) -> tuple[pl.DataFrame, list[Rejecte
         for r in dup.iter_rows(named=True)
     ]
     kept = steps.filter(pl.col("source_line") == pl.col("_first")).select(*COLUMNS, "source_line")
-    return PilotStep.validate(kept), rejected
+    return require_valid_frame(kept, PILOT_STEP_RULES), rejected

@@ -19,12 +19,13 @@ import orjson
 import polars as pl
 
 from trainbudget.base.exact_json import dumps
-from trainbudget.ledger import Ledger, sha256_of
+from trainbudget.ledger import sha256_of
 from trainbudget.pilot.ingest import COLUMNS, RejectedRow, StepLog, read_step_log
 from trainbudget.pilot.summary import PilotOptions, PilotSummary, summarize_pilot
 
 if TYPE_CHECKING:
     from trainbudget.estimate.catalog import Accelerator
+    from trainbudget.ledger import Ledger  # DuckDB: imported by the caller that opens one
 
 SOURCE_KIND = "pilot_steps"
 

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from trainbudget.quality.rules import PROGRESS_EVENTS_RULES, SACCT_ROWS, FieldRule, TableRules
+from trainbudget.quality.rules import (
+    PILOT_STEP_RULES,
+    PROGRESS_EVENTS_RULES,
+    SACCT_ROWS,
+    FieldRule,
+    TableRules,
+)
 
 
 @dataclass(frozen=True)
@@ -110,14 +116,12 @@ def progress_suite(week: tuple[datetime, datetime]) -> DatasetSuite:
 
 def pilot_suite() -> DatasetSuite:
     """Pilot step logs: positive step times and token counts, one row per (run, step)."""
-    from trainbudget.schemas import PilotStep, rules_of
-
     columns = ("run_id", "step", "wall_seconds", "tokens", "gpus", "peak_memory_bytes")
     return DatasetSuite(
         "pilot",
         (
             Expect("ExpectTableRowCountToBeBetween", {"min_value": 1}),
-            *column_expectations(rules_of(PilotStep), columns),
+            *column_expectations(PILOT_STEP_RULES.fields, columns),
             Expect("ExpectCompoundColumnsToBeUnique", {"column_list": ["run_id", "step"]}),
         ),
     )

@@ -67,6 +67,13 @@ def _checks(rule: FieldRule, param: str) -> list[tuple[str, str, str]]:
         text = f"{rule.column}: must be one of {', '.join(rule.isin)}"
         out.append((text, f"NOT list_contains(${param}, {col})",
                     f"concat('{text}, found \"', {found}, '\"')"))  # fmt: skip
+    if rule.min_length is not None:
+        text = f"{rule.column}: must be at least {rule.min_length} characters long"
+        out.append((text, f"length({col}) < {_number(rule.min_length)}",
+                    f"concat('{text}, found \"', {found}, '\"')"))  # fmt: skip
+    if rule.finite:
+        text = f"{rule.column}: must be a finite number"
+        out.append((text, f"NOT isfinite({col})", f"concat('{text}, found ', {found})"))
     return out
 
 

@@ -3,9 +3,10 @@
 The Pandera models of `trainbudget.schemas` take their field checks from these tables, the
 Great Expectations suites (`quality.expectations`) are derived from them, and the landing
 checks them where rows enter the ledger: the SQL of sql/reconcile/ gets its bounds from here,
-and `quality.relation` turns the same rules into one DuckDB query over a landed relation, so a
-row that breaks a rule is quarantined whether the CLI or a flow landed it. Import-free (no
-Pandera, no GE): the landing path reads these without loading either.
+`quality.relation` turns the same rules into one DuckDB query over a landed relation, so a
+row that breaks a rule is quarantined whether the CLI or a flow landed it, and `quality.frame`
+into Polars expressions over a frame (the pilot's step rows). Import-free (no Pandera, no GE):
+the landing path reads these without loading either (Pandera imports pandas, 0.5 s).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ MAX_TOKENS_PER_STEP = 10**15
 
 @dataclass(frozen=True)
 class FieldRule:
-    """One column: may it be null, its bounds (ge/gt/le inclusive or strict), allowed values."""
+    """One column: may it be null, its bounds (ge/gt/le inclusive or strict), allowed values,
+    a text's least length, and whether a number must be finite (no inf, no NaN)."""
 
     column: str
     nullable: bool = True
@@ -48,10 +50,15 @@ class FieldRule:
     gt: int | float | None = None
     le: int | float | None = None
     isin: tuple[str, ...] | None = None
+    min_length: int | None = None
+    finite: bool = False
 
     def field_kwargs(self) -> dict[str, Any]:
-        """The arguments of `pandera.Field` that declare this rule."""
+        """The arguments of `pandera.Field` that declare this rule (`finite` is a check of the
+        model's own: schemas.PilotStep)."""
         checks = {k: getattr(self, k) for k in ("ge", "gt", "le", "isin")}
+        if self.min_length is not None:
+            checks["str_length"] = {"min_value": self.min_length}
         return {"nullable": self.nullable, **{k: v for k, v in checks.items() if v is not None}}
 
 
@@ -72,6 +79,11 @@ class TableRules:
     fields: tuple[FieldRule, ...]
     rows: tuple[RowRule, ...] = field(default_factory=tuple)
     strict: bool = True
+
+    @property
+    def finite_columns(self) -> tuple[str, ...]:
+        """The columns whose numbers must be finite."""
+        return tuple(r.column for r in self.fields if r.finite)
 
     def rule(self, column: str) -> FieldRule:
         """The rule of one column (KeyError when the table has none)."""
@@ -242,4 +254,33 @@ TRACE_RANK_RULES = TableRules(
         ),
     ),
     strict=False,
+)
+
+# One step of a pilot run (pilot/ingest → pilot/stats, ledger `pilot_steps`): schemas.PilotStep
+# is built from these, and pilot/ingest checks its frame with them (quality.frame), so a pilot
+# run never imports Pandera. The condition and reason of a row rule are SQL that DuckDB and
+# Polars (`pl.sql_expr`) both read.
+PILOT_STEP_RULES = TableRules(
+    "pilot_steps",
+    (
+        FieldRule("run_id", nullable=False, min_length=1),
+        FieldRule("step", nullable=False, ge=0),
+        FieldRule("wall_seconds", nullable=False, gt=0, le=MAX_STEP_SECONDS, finite=True),
+        FieldRule("tokens", gt=0, le=MAX_TOKENS_PER_STEP),
+        FieldRule("samples", gt=0, le=MAX_TOKENS_PER_STEP),
+        FieldRule("seq_len", nullable=False, gt=0, le=MAX_TOKENS_PER_STEP),
+        FieldRule("batch_size", nullable=False, gt=0, le=MAX_TOKENS_PER_STEP),
+        FieldRule("gpus", nullable=False, gt=0, le=MAX_GPUS_PER_JOB),
+        FieldRule("peak_memory_bytes", ge=0, le=MAX_GPU_MEMORY_BYTES),
+        FieldRule("checkpoint_seconds", ge=0, le=MAX_STEP_SECONDS, finite=True),
+        FieldRule("checkpoint_bytes", ge=0, le=MAX_ARTIFACT_BYTES),
+        FieldRule("source_line", nullable=False, ge=1),
+    ),
+    (
+        RowRule(
+            "tokens or samples",
+            "tokens IS NULL AND samples IS NULL",
+            "'needs tokens or samples'",
+        ),
+    ),
 )

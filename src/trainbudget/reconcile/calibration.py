@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def audit_estimates(session: Session) -> list[dict[str, Any]]:
     """One audit row per estimated run that has jobs; empty when no estimates were landed."""
-    if not session.ledger.query("ledger/table_exists", table="run_estimates"):
+    if not session.ledger.has_table("main.run_estimates"):
         return []
     return [
         {
