@@ -180,12 +180,13 @@ def land_sacct(
         claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         ledger.execute("reconcile/land/sacct_delete_replaced", source_id=source.source_id)
-        ledger.execute(
-            "reconcile/land/sacct_quarantine",
-            source_id=source.source_id,
-            source_path=source.source_path,
-            now=datetime.now(UTC),
-        )
+        if ledger.query("reconcile/land/sacct_rejected_count")[0][0]:
+            ledger.execute(
+                "reconcile/land/sacct_quarantine",
+                source_id=source.source_id,
+                source_path=source.source_path,
+                now=datetime.now(UTC),
+            )
         ledger.finish_source(source, landed)
         return _outcome(ledger, path, "sacct", source.source_id, landed, tuple(notes))
 
