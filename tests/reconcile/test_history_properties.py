@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -133,6 +134,7 @@ def _jobs(book: Ledger) -> list[tuple]:
 
 # No shrinking: one example is eight reviews and four fresh ledgers, and a shrink ran past five
 # minutes; a failure prints its whole history (and the seed to run it again).
+@pytest.mark.slow  # about a minute (64 reviews): make test runs it, make test-fast does not
 @settings(
     max_examples=8,
     deadline=None,
