@@ -7,13 +7,16 @@ nothing new landed), each in a fresh process that times every named SQL query (w
 process's CPU seconds, all DuckDB threads) and the Python between them. The difference
 between the two weeks, query by query, is what grows with the ledger.
 Writes bench/results/growth_profile.json. Usage: python bench/growth_profile.py
-[--weeks 8] [--lines 50000] [--rounds 2] [--name N]
+[--weeks 8] [--lines 50000] [--rounds 2] [--name N] [--threads 1] (one DuckDB thread, so CPU
+seconds add up); or --ledger L --first W --last W to profile a copy of a ledger grown before
+(--weeks and --lines then only label the result).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,7 +36,12 @@ import collections, os, sys, time, orjson
 import trainbudget.ledger as L
 wall, cpu = collections.Counter(), collections.Counter()
 execute = L.Ledger.execute
+threads = os.environ.get("GROWTH_PROFILE_THREADS")
 def timed(self, name, **params):
+    global threads
+    if threads:  # one DuckDB thread: the process's CPU seconds then add up query by query
+        self.con.execute(f"SET threads = {int(threads)}")
+        threads = None
     w, c = time.perf_counter(), time.process_time()
     try:
         return execute(self, name, **params)
@@ -55,10 +63,12 @@ sys.stderr.write("PROFILE=" + orjson.dumps({"wall_s": total_w, "cpu_s": total_c,
 """
 
 
-def _profile(ledger: Path, week: str) -> dict:
+def _profile(ledger: Path, week: str, threads: int | None = None) -> dict:
     argv = [sys.executable, "-c", PROFILE, "reconcile", "--ledger", str(ledger), "--week", week,
             "--json"]  # fmt: skip
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
+    if threads:
+        env["GROWTH_PROFILE_THREADS"] = str(threads)
     done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
     line = next(x for x in done.stderr.splitlines() if x.startswith("PROFILE="))
     return orjson.loads(line.removeprefix("PROFILE=")) | {"load_1min": os.getloadavg()[0]}
@@ -85,13 +95,20 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=50_000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--name", default="growth_profile", help="bench/results/<name>.json")
+    parser.add_argument("--threads", type=int, help="DuckDB threads of the profiled reviews")
+    parser.add_argument("--ledger", type=Path, help="profile a copy of this grown ledger")
+    parser.add_argument("--first", help="with --ledger: the first week (2026-W02)")
+    parser.add_argument("--last", help="with --ledger: the last week")
     args = parser.parse_args()
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ledger = folder / "ledger.duckdb"
         first_copy, names = 0, []
-        for index in range(args.weeks):
+        if args.ledger is not None:  # a ledger grown before (reviews write caches: a copy)
+            shutil.copyfile(args.ledger, ledger)
+            names = [args.first, args.last]
+        for index in range(args.weeks if args.ledger is None else 0):
             start = FIRST_WEEK + timedelta(weeks=index)
             sacct = folder / "sacct.psv"
             _, copies = write_sacct(sacct, args.lines, start, first_copy)
@@ -109,7 +126,7 @@ def main() -> None:
         runs: dict[str, list[dict]] = {names[0]: [], names[-1]: []}
         for _ in range(args.rounds):
             for week in runs:
-                runs[week].append(_profile(ledger, week))
+                runs[week].append(_profile(ledger, week, args.threads))
     first, last = (_medians(runs[w]) for w in (names[0], names[-1]))
     growth = {
         n: round(last["queries"][n][1] - first["queries"].get(n, [0, 0])[1], 3)
@@ -122,6 +139,7 @@ def main() -> None:
         print(f"  {delta:+7.3f} CPU-s  {name}")
     print(write_result(args.name, {
         "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
+        "threads": args.threads, "ledger": str(args.ledger) if args.ledger else None,
         "first_week": {"week": names[0], **first}, "last_week": {"week": names[-1], **last},
         "cpu_growth_by_query_s": growth,
         "python_outside_sql_cpu_s": {"first": round(first["cpu_s"] - first["sql_cpu_s"], 3),

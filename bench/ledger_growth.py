@@ -4,7 +4,8 @@ Each week is about 200,000 sacct lines (renumbered copies of the real fixture mo
 week, bench/sacct_copies.py), with a registry and progress events for every 20th copy's
 completed jobs, reconciled on the same ledger as a Monday run does:
 `trainbudget reconcile --sacct … --registry … --progress … --week W --json`.
-Recorded per week: wall seconds, the process's peak RSS, the ledger's bytes, the JSON's bytes.
+Recorded per week: wall and CPU seconds (user + sys, steadier on a loaded machine) with the
+load, the process's peak RSS, the ledger's bytes, the JSON's bytes.
 Targets: the last week's review within 1.2× the first's, peak RSS never above 1.5 GB; ledger
 bytes per million lines reported. The result is rewritten after every week, so a run stopped
 early still says how far it got. Usage: python bench/ledger_growth.py [--weeks N] [--lines N]
@@ -13,6 +14,8 @@ early still says how far it got. Usage: python bench/ledger_growth.py [--weeks N
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
 import tempfile
 import time
@@ -59,6 +62,8 @@ def _summary(weeks: list[dict], planned: int, lines: int) -> dict:
             "last_to_second_seconds": round(
                 last["seconds"] / weeks[min(1, len(weeks) - 1)]["seconds"], 2
             ),
+            # CPU seconds (user + sys) of each week's process: steadier than wall under load.
+            "last_to_first_cpu_seconds": round(last["cpu_seconds"] / first["cpu_seconds"], 2),
             "peak_rss_bytes_max": max(w["peak_rss_bytes"] for w in weeks),
             "ledger_bytes": last["ledger_bytes"],
             "ledger_bytes_per_million_lines": round(last["ledger_bytes"] / total_lines * 1e6),
@@ -95,10 +100,14 @@ def main() -> None:
                     "--sacct", str(sacct), "--registry", str(registry), "--progress",
                     str(progress), "--week", _week_name(start), "--json"]  # fmt: skip
             out = folder / "week.json"
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             seconds, rss = timed(argv, out)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's, as it waited
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
             body = orjson.loads(out.read_bytes())
             weeks.append({
                 "week": _week_name(start), "lines": lines, "seconds": round(seconds, 3),
+                "cpu_seconds": round(cpu, 3), "load_1min": round(os.getloadavg()[0], 2),
                 "peak_rss_bytes": rss, "ledger_bytes": _ledger_bytes(ledger),
                 "json_bytes": out.stat().st_size, "jobs": len(body["jobs"]),
                 "allocated_gpu_hours": str(body["totals"]["allocated_gpu_hours"]),

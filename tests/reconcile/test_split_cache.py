@@ -185,3 +185,54 @@ def test_late_progress_for_an_earlier_week_changes_the_later_splits(tmp_path: Pa
     scratch, scratch_main = _all_at_once(tmp_path, drops, [late])
     assert _figures(result) == scratch
     assert scratch_main == main
+
+
+def _late_job(folder: Path) -> dict[str, Path]:
+    """Job 205 of exp-main (W47, Thu 19 Nov 10:00, 2 GPUs × 2 h, COMPLETED), landed with W49:
+    its sacct line, its registry row and its events (resumed from 200, step 300 at 10:30, step
+    450 at 11:00, end at 12:00)."""
+    sacct = folder / "late.psv"
+    sacct.write_text("\n".join([HEADER, _job("205", 2, "2026-11-19T10:00:00", 2 * H)]) + "\n")
+    registry = folder / "late-registry.csv"
+    registry.write_text("job_id,experiment_id,work_class\n205,exp-main,main\n")
+    progress = folder / "late-205.jsonl"
+    progress.write_text(
+        _event("205", "2026-11-19T10:00:00Z", "start", resumed_from_step=200)
+        + _event("205", "2026-11-19T10:30:00Z", "step", step=300)
+        + _event("205", "2026-11-19T11:00:00Z", "step", step=450)
+        + _event("205", "2026-11-19T12:00:00Z", "end")
+    )
+    return {"sacct": sacct, "registry": registry, "progress": progress}
+
+
+def test_a_late_job_joins_its_chain_and_resplits_the_later_jobs(tmp_path: Path) -> None:
+    """205 lands late between 201 and 202. Its chain had reached 300 (201), first reached at
+    10:30: recovery 0.5 h, useful 1.5 h (× 2 GPUs: 1 and 3 GPU-hours). 202's target rises from
+    300 to 450, first passed at 12:00 (step 500): recovery 2 h, useful 1 h (× 4: 8 and 4, were
+    2 and 10), caused by 205 now. 204 resumes from 500, its target still 500 (202 reached it):
+    unchanged, as 203. Main run to the end of W49: allocated 40 + 4 = 44 GPU-hours, useful
+    28 − 10 + 4 + 3 = 25, recovery 8 − 2 + 8 + 1 = 15, lost 4."""
+    drops = _weeks(tmp_path)
+    late = _late_job(tmp_path)
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        _week_by_week(tmp_path, book, drops)
+        before = _computed(book)
+        result = reconcile(book, _inputs("2026-W49", [late["sacct"]], late["registry"],
+                                         late["progress"]), None)  # fmt: skip
+        after = _computed(book)
+        main = _main_to_date(book)
+        caused = dict(book.con.execute(
+            "SELECT job_id, recovery_caused_by FROM job_accounting WHERE work_class = 'main'"
+        ).fetchall())  # fmt: skip
+        assert _again_from_scratch(book) == _figures(result)
+    assert main == (44 * H, 25 * H, 15 * H, 4 * H)
+    assert caused["202"] == "205" and caused["205"] == "201"
+    # 201 keeps its split; 205 is new, 202 re-split; 204 and 203 reused.
+    assert after["201"] == before["201"] and after["202"] != before["202"]
+    assert after["203"] == before["203"] and after["204"] == before["204"]
+    assert set(after) == {"201", "202", "203", "204", "205"}
+    with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
+        for drop in [*drops, late]:
+            inputs = _inputs("2026-W49", [drop["sacct"]], drop.get("registry"), drop["progress"])
+            land_records(fresh, prepare_week(inputs))
+        assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == _figures(result)
