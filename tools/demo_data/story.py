@@ -38,6 +38,12 @@ evaluation:  [{name: per-checkpoint, checkpoints: 11, suites: 1, gpus: 2, hours:
 diagnostics: [{name: profiling, runs: 2, gpus: 1, hours: 1}]
 checkpoints: {count: 11, size_gb: 20.8, retention_months: 1}
 sensitivity: {attempts: [1, 2], failure_fraction: [0.05, 0.20]}
+# The cluster's own units: Slurm's billing TRES as the demo's AllocTRES records it
+# (billing=8 for each A100 with its 8 CPUs and 64 GiB), and the account's allocation.
+cluster:
+  node: {gpus: 8, cpus: 64, mem_gib: 512}
+  billing: {rule: sum, weights: {cpu: 0.25, mem_gib: 0.03125, gpu: 4.0}}
+  allocation: {billing_hours: 20000, used_billing_hours: 8000, ends: 2027-03-31}
 """
 
 
