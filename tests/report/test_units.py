@@ -7,9 +7,11 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
+from matplotlib.dates import date2num
+
 from trainbudget.reconcile.billing import BillingReview
 from trainbudget.reconcile.burndown import Week, project_burn_down
-from trainbudget.report.units import billing_section, burn_down_section
+from trainbudget.report.units import billing_section, burn_down_figure, burn_down_section
 
 W47 = datetime(2026, 11, 16, tzinfo=UTC)
 W48 = datetime(2026, 11, 23, tzinfo=UTC)
@@ -71,3 +73,20 @@ def test_the_burn_down_is_a_sentence_and_a_chart() -> None:
     assert "2026-W51" in lines[0]
     assert charts[0].png.startswith(b"\x89PNG")
     assert burn_down_section(SimpleNamespace(burn_down=None)) == ([], [])
+
+
+def test_the_chart_marks_the_day_the_allocation_runs_out() -> None:
+    # 1,000 GPU-hours of allocation left, burned at (100 + 140) / 2 = 120 a week; day 1 is the
+    # Monday after W48 (2026-11-30) and d = ceil(7 × 1000 / 120) = 59, so 2027-01-27.
+    weeks = [Week("2026-W47", date(2026, 11, 16), Decimal(100)),
+             Week("2026-W48", date(2026, 11, 23), Decimal(140))]  # fmt: skip
+    burn = project_burn_down(
+        weeks, date(2026, 11, 23), Decimal(240), Decimal(600),
+        allocation_unit="gpu_hours", allocation_remaining=Decimal(1000),
+    )  # fmt: skip
+    assert burn.allocation_runs_out == date(2027, 1, 27)
+    figure = burn_down_figure([(date(2026, 11, 16), 100.0), (date(2026, 11, 23), 140.0)], burn)
+    (axes,) = figure.axes
+    labels = [line.get_label() for line in axes.get_lines()]
+    assert "allocation runs out (2027-01-27)" in labels
+    assert axes.get_xlim()[1] >= date2num(date(2027, 1, 27))

@@ -72,13 +72,16 @@ def billing_section(review: Review) -> tuple[list[str], list[Table]]:
 
 def burn_down_figure(weeks: list[tuple[date, float]], burn: BurnDown) -> Any:
     """Cumulative GPU-hours by week to date (solid), the projection at the measured rate
-    (dashed) with the band of the window's slowest and fastest week, and the ceiling.
+    (dashed) with the band of the window's slowest and fastest week, the ceiling, and the day
+    the allocation runs out at its own measured rate (a vertical line: it is in its own unit).
 
     weeks: (Monday, allocated GPU-hours of that week), in order.
     """
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+
     from trainbudget.report.charts import _figure, _legend_outside
 
-    figure, axes = _figure()
+    figure, axes = _figure(width=9.0)
     days, total = [], 0.0
     for monday, hours in weeks:
         total += hours
@@ -91,6 +94,9 @@ def burn_down_figure(weeks: list[tuple[date, float]], burn: BurnDown) -> Any:
     if start is not None and rate > 0:
         reach = max(ceiling - start[1], 0.0) / rate * 7 + 14
         horizon = start[0] + timedelta(days=min(reach, 7 * 104))
+        if burn.allocation_runs_out is not None:  # show the day it runs out, up to two years
+            latest = start[0] + timedelta(days=7 * 104)
+            horizon = max(horizon, min(burn.allocation_runs_out + timedelta(days=7), latest))
         span = (horizon - start[0]).days
         axes.plot(
             [start[0], horizon],
@@ -106,9 +112,18 @@ def burn_down_figure(weeks: list[tuple[date, float]], burn: BurnDown) -> Any:
             label="band: slowest to fastest week of the window",
         )
     axes.axhline(ceiling, color="#cf222e", linestyle=":", label="ceiling")
+    if burn.allocation_runs_out is not None:
+        axes.axvline(
+            burn.allocation_runs_out,
+            color="#8250df",
+            linestyle="-.",
+            label=f"allocation runs out ({burn.allocation_runs_out.isoformat()})",
+        )
     axes.set_ylabel("GPU-hours, campaign to date")
     axes.set_title("Burn-down at the measured weekly rate")
-    figure.autofmt_xdate()
+    locator = AutoDateLocator(maxticks=8)
+    axes.xaxis.set_major_locator(locator)
+    axes.xaxis.set_major_formatter(ConciseDateFormatter(locator))
     _legend_outside(figure, axes)
     return figure
 
@@ -140,11 +155,12 @@ def burn_down_section(review: Review) -> tuple[list[str], list[Chart]]:
         for r in review.accounting_by_week
         if r.get("week_start") is not None
     ]
-    chart = Chart(
-        "Burn-down",
-        _png(burn_down_figure(weeks, burn)),
+    caption = (
         f"GPU-hours to date by week, and at the measured rate (the mean of the last "
         f"{burn.weeks_measured} week(s)) to the ceiling; the band runs from the window's "
-        "slowest to its fastest week.",
+        "slowest to its fastest week."
     )
+    if burn.allocation_runs_out is not None:
+        caption += " The vertical line is the day the allocation runs out at its own rate."
+    chart = Chart("Burn-down", _png(burn_down_figure(weeks, burn)), caption)
     return [line], [chart]
