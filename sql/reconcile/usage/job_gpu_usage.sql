@@ -3,7 +3,9 @@
 --         cluster's Slurm is 24.05.1 or later and TRESUsageIn* gres/gpuutil and gres/gpumem
 --         are summed over the step's GPUs; false: 23.02 to 24.05.0, where each task recorded
 --         one GPU, so TRESUsageInAve is already per GPU), $idle_pct (jobstats' red line)
--- out: temp table job_gpu_usage: one row per allocation of job_accounting (alloc_id) with
+-- out: temp table job_gpu_usage: one row per allocation of job_accounting (alloc_id) that has
+--      a gpu_usage line (an allocation without one says nothing: its figures would all be
+--      NULL and its GPU-seconds 0, so readers LEFT JOIN or count job_accounting for it), with
 --      what its GPUs did, per GPU, and the GPU-seconds the diagnosis prices:
 --      gpu_util_pct      jobstats' mean over the job's GPUs when its AdminComment has a JS1
 --                        summary; else sacct's per-GPU figure of each GPU step (24.05.1+:
@@ -30,7 +32,7 @@ WITH lines AS (
     JOIN gpu_usage g ON g.source_id = rec.source_id AND g.source_line = rec.source_line
     -- The extern step holds the job's GPUs in its AllocTRES but runs nothing on them.
     WHERE $has_usage AND rec.step IS DISTINCT FROM 'extern'
-), per_gpu AS (
+), per_gpu AS MATERIALIZED (
     -- Per GPU, in micro-percent and bytes, rounded half up (integers: exact).
     SELECT l.*,
            CASE WHEN line_gpus > 0 AND $sums_gpus AND util_tot IS NOT NULL
@@ -46,8 +48,14 @@ WITH lines AS (
 ), matched AS (
     -- A step belongs to the allocation of its job id that was running when it started (a
     -- requeued job repeats its id); the allocation line to the one with its submit time.
-    SELECT a.alloc_id, p.*
-    FROM job_accounting a
+    -- Only the allocations of the jobs with usage lines are joined (a semi join first: the
+    -- week's hundreds of thousands of allocations are probed, not hashed), and what the
+    -- output keeps of them rides along, so job_accounting is not joined back.
+    SELECT a.alloc_id, a.work_class AS a_work_class, a.gpus AS a_gpus, a.in_week AS a_in_week,
+           a.allocated_gpu_seconds AS a_allocated_gpu_seconds,
+           a.week_elapsed_seconds AS a_week_elapsed_seconds, p.*
+    FROM (SELECT * FROM job_accounting
+          SEMI JOIN (SELECT DISTINCT cluster, job_id FROM per_gpu) k USING (cluster, job_id)) a
     JOIN per_gpu p
       ON p.cluster = a.cluster AND p.job_id = a.job_id
      AND ((p.step IS NULL AND p.submit_time IS NOT DISTINCT FROM a.submit_time)
@@ -56,7 +64,11 @@ WITH lines AS (
                    OR (p.start_time >= a.start_time
                        AND p.start_time <= a.start_time + to_seconds(a.elapsed_seconds)))))
 ), by_job AS (
-    SELECT alloc_id,
+    SELECT alloc_id, any_value(cluster) AS cluster, any_value(job_id) AS job_id,
+           any_value(a_work_class) AS work_class, any_value(a_gpus) AS gpus,
+           any_value(a_in_week) AS in_week,
+           any_value(a_allocated_gpu_seconds) AS allocated_gpu_seconds,
+           any_value(a_week_elapsed_seconds) AS week_elapsed_seconds,
            sum(util_u * line_gpus * greatest(elapsed_seconds, 1))
                FILTER (WHERE util_u IS NOT NULL) AS util_w,
            sum(CAST(line_gpus AS HUGEINT) * greatest(elapsed_seconds, 1))
@@ -77,8 +89,8 @@ WITH lines AS (
     FROM matched
     GROUP BY alloc_id
 ), figures AS (
-    SELECT a.alloc_id, a.cluster, a.job_id, a.work_class, a.gpus, a.in_week,
-           a.allocated_gpu_seconds, a.week_elapsed_seconds,
+    SELECT j.alloc_id, j.cluster, j.job_id, j.work_class, j.gpus, j.in_week,
+           j.allocated_gpu_seconds, j.week_elapsed_seconds,
            coalesce(j.js_util_pct,
                     CASE WHEN j.w > 0 THEN CAST(CAST((2 * j.util_w + j.w) // (2 * j.w)
                                                      AS DECIMAL(18, 0)) * 0.000001 AS DECIMAL(18, 6))
@@ -93,8 +105,7 @@ WITH lines AS (
                 WHEN j.w > 0 OR j.mem_b IS NOT NULL OR j.step_gpus IS NOT NULL THEN 'sacct'
            END AS usage_source,
            j.usage_flags
-    FROM job_accounting a
-    LEFT JOIN by_job j USING (alloc_id)
+    FROM by_job j
 )
 SELECT *,
        CASE WHEN gpus > 0 AND gpu_util_pct < $idle_pct THEN allocated_gpu_seconds ELSE 0 END

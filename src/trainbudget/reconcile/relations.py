@@ -201,6 +201,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/before_week_in_scope",
                 "reconcile/billing/job_billing",
                 "reconcile/usage/job_gpu_usage",
+                "reconcile/usage/usage_summary",
             ),
         ),
         Relation(
