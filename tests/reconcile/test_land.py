@@ -259,3 +259,38 @@ def test_any_gpu_and_elapsed_text_lands_in_range_or_is_quarantined(
         # (quality/rules.py, e.g. ElapsedRaw above 366 days) names the rule's column.
         assert reason.split(":")[0] in {"AllocTRES", "ElapsedRaw", "Elapsed", "gpus",
                                         "elapsed_seconds"}  # fmt: skip
+
+
+def test_a_later_export_replaces_only_its_keys_whatever_their_submit_time(
+    ledger, write_sacct
+) -> None:
+    """sacct_delete_replaced searches only the new file's submit span: a row is replaced when
+    cluster, job id, step and submit time (an unknown submit alike) match, and no other."""
+    old = write_sacct([
+        sacct_line("900", submit="2026-11-20T00:00:00", elapsed_raw="3600"),
+        sacct_line("900.batch", raw="900.batch", submit="2026-11-20T00:00:00"),
+        sacct_line("901", submit="Unknown", elapsed_raw="3600"),
+        sacct_line("902", submit="2026-10-01T00:00:00", elapsed_raw="3600"),
+        sacct_line("904", submit="2026-11-21T00:00:00", elapsed_raw="3600"),
+    ], "old.psv")  # fmt: skip
+    new = write_sacct([
+        sacct_line("900", submit="2026-11-20T00:00:00", elapsed_raw="7200"),
+        sacct_line("901", submit="Unknown", elapsed_raw="7200"),
+        sacct_line("903", submit="2026-11-22T00:00:00", elapsed_raw="7200"),
+        # 904 again, but submitted at another time: another record, not a replacement.
+        sacct_line("904", submit="2026-11-21T00:00:01", elapsed_raw="7200"),
+    ], "new.psv")  # fmt: skip
+    first = land_sacct(ledger, old).source_id
+    second = land_sacct(ledger, new).source_id
+    rows = ledger.con.execute(
+        "SELECT job_id, step, source_id, elapsed_seconds FROM sacct_rows ORDER BY ALL NULLS LAST"
+    ).fetchall()
+    assert rows == [
+        ("900", "batch", first, 3600),
+        ("900", None, second, 7200),
+        ("901", None, second, 7200),
+        ("902", None, first, 3600),
+        ("903", None, second, 7200),
+        ("904", None, first, 3600),
+        ("904", None, second, 7200),
+    ]
