@@ -172,6 +172,21 @@ def test_quick_paths_leave_lazy_modules_unloaded(
 _TRACE_LAZY = ("pandas", "pandera", "polars", "pyarrow", "pydantic")
 
 
+def _assert_none_loaded(argv: list[str], lazy: tuple[str, ...], tmp_path: Path) -> None:
+    """Run `trainbudget argv` in a fresh interpreter; none of the `lazy` packages was imported."""
+    probe = (
+        "import sys\n"
+        "from trainbudget.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"lazy = {lazy!r}\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in lazy)\n"
+        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    proc = _run_probe(probe, tmp_path)
+    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+
+
 def _duckdb_binding_imports_pandas() -> bool:
     """Whether this DuckDB imports pandas to bind a query parameter (1.5.x does, whenever
     pandas is installed; 2.0 does not): then a landed run cannot avoid it."""
@@ -189,17 +204,7 @@ def test_a_trace_run_does_not_import_pandas(landing: list[str], tmp_path: Path) 
     if not landing and _duckdb_binding_imports_pandas():
         pytest.skip("this DuckDB imports pandas to bind any parameter (the team extra's 1.5.5)")
     argv = ["trace", str(REPO_ROOT / "src/trainbudget/demo_data/traces"), *landing, "--json"]
-    probe = (
-        "import sys\n"
-        "from trainbudget.cli import main\n"
-        f"code = main({argv!r})\n"
-        f"lazy = {_TRACE_LAZY!r}\n"
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in lazy)\n"
-        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
-        "sys.exit(code)\n"
-    )
-    proc = _run_probe(probe, tmp_path)
-    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+    _assert_none_loaded(argv, _TRACE_LAZY, tmp_path)
     assert (tmp_path / "l.duckdb").exists() == (not landing)  # the landed run wrote its rows
 
 
@@ -225,15 +230,5 @@ def test_a_pilot_run_does_not_import_pandas(
         *("pilot", str(REPO_ROOT / "examples" / "pilot-7b.steps.csv")),
         *("--params", "7e9", "--gpu", "H100-SXM", *landing, "--json"),
     ]
-    probe = (
-        "import sys\n"
-        "from trainbudget.cli import main\n"
-        f"code = main({argv!r})\n"
-        f"lazy = {lazy!r}\n"
-        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in lazy)\n"
-        "print('LOADED=' + ','.join(loaded), file=sys.stderr)\n"
-        "sys.exit(code)\n"
-    )
-    proc = _run_probe(probe, tmp_path)
-    assert [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")] == ["LOADED="]
+    _assert_none_loaded(argv, lazy, tmp_path)
     assert (tmp_path / "l.duckdb").exists() == (not landing)  # the landed run wrote its rows
