@@ -10,16 +10,14 @@ from its events, read for those jobs only, and stored for the next review.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from trainbudget.base.collector import collector_paused
 from trainbudget.reconcile.accounting import JobTimeline, Split
 from trainbudget.reconcile.timelines import (
     TrackedJob,
@@ -37,24 +35,10 @@ if TYPE_CHECKING:
 
 def split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
     """The review's tracked jobs in start order, as split_tracked_jobs would split them."""
-    with _collector_paused():
+    # A few small, acyclic objects per tracked job of the campaign to date: 0.31-0.42 ->
+    # 0.21-0.33 CPU-s for 9,870 stored splits with the collector paused (docs/reconcile.md).
+    with collector_paused():
         return _split_with_cache(session, tolerance_s)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector: the split allocates a few small objects per
-    tracked job of the campaign to date (dicts, tuples, dataclasses, none of them in a cycle)
-    and each collection walks every live one: 0.31–0.42 → 0.21–0.33 CPU-s for this step with
-    9,870 stored splits (docs/reconcile.md, issue 28). Reference counting still frees them;
-    a cycle waits for the next collection after it."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:

@@ -8,7 +8,6 @@ columns rather than of the JSON.
 
 from __future__ import annotations
 
-import gc
 import os
 from array import array
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any, Union
 import msgspec
 import numpy as np
 
+from trainbudget.base.collector import collector_paused
 from trainbudget.base.errors import InputError
 from trainbudget.trace.flops import FLOP_OPS
 from trainbudget.trace.source import Block, TraceSource, too_deep
@@ -306,15 +306,10 @@ def read_trace(path: str | os.PathLike[str], max_json_bytes: int | None = None) 
 
     # The parse makes millions of small objects and no reference cycles; pausing the cyclic
     # collector saves its repeated walks over the growing column lists (about a third).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         for block in source.blocks(validate):
             collector.add(decoded[0], block.first_index)
             decoded.clear()
-    finally:
-        if collecting:
-            gc.enable()
     if collector.count == 0:
         raise InputError(f"{source.path}: refused: traceEvents is empty (a trace with no events)")
     return collector.finish(source)
