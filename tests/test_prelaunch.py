@@ -104,8 +104,10 @@ def test_admission_honours_every_limit_the_plan_declares(tmp_path: Path, cli) ->
     assert runtime < result.estimate.planned_gpu_hours / 8
     # `admit --plan` with the same request reaches the same reasons in the same order.
     planned = result.estimate.planned_gpu_hours
+    billing = result.estimate.billing.billing_hours  # the demo's allocation is in billing-hours
     admitted = cli(
         "admit", "--plan", str(plan), "--estimated-gpu-hours", str(planned),
+        "--estimated-billing-hours", str(billing),
         "--expected-interruptions", "1", "--gpus", "8", "--runtime-hours", str(runtime),
         "--ledger", str(tmp_path / "other.duckdb"), "--json",
     ).json()  # fmt: skip
@@ -186,8 +188,10 @@ def test_the_data_snapshot_is_checked_and_recorded_as_admit_does(
     assert orjson.loads(recorded)["data_snapshot"] == snapshot
     # `admit --plan --data-snapshot` on the same plan and hours gives the same verdict.
     hours = str(admission.details["reserved_gpu_hours"] or result.estimate.planned_gpu_hours)
+    billing = str(result.estimate.billing.billing_hours)  # the allocation is in billing-hours
     admit = cli(
         "admit", "--plan", str(plan), "--estimated-gpu-hours", hours,
+        "--estimated-billing-hours", billing,
         "--expected-interruptions", "1", "--gpus", "8", "--no-ledger", "--json",
         *(("--data-snapshot", snapshot) if snapshot else ()),
     )  # fmt: skip
