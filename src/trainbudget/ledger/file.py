@@ -76,7 +76,7 @@ _CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": F
 
 
 def _connect_once(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    why = truncation(path)
+    why = _settled_truncation(path)
     if why:
         raise damaged_ledger(path, why)
     try:
@@ -99,6 +99,23 @@ def _connect_once(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     # DuckDB draws a progress bar on stdout for long queries; that would break --json.
     con.execute("SET enable_progress_bar = false")
     return con
+
+
+# A writer in another process (a checkpoint) can leave the file between whole blocks for a
+# moment: a short size is read again before it counts as cut short.
+_SETTLE_TRIES = 5
+_SETTLE_S = 0.1
+
+
+def _settled_truncation(path: Path) -> str | None:
+    """truncation(path), read again up to _SETTLE_TRIES times while it says the file is short."""
+    why = truncation(path)
+    for _ in range(_SETTLE_TRIES):
+        if why is None:
+            return None
+        time.sleep(_SETTLE_S)
+        why = truncation(path)
+    return why
 
 
 def _is_duckdb(path: Path) -> bool:
