@@ -9,7 +9,9 @@ between the two weeks, query by query, is what grows with the ledger.
 Writes bench/results/growth_profile.json. Usage: python bench/growth_profile.py
 [--weeks 8] [--lines 50000] [--rounds 2] [--name N] [--threads 1] (one DuckDB thread, so CPU
 seconds add up); or --ledger L --first W --last W to profile a copy of a ledger grown before
-(--weeks and --lines then only label the result).
+(--weeks and --lines then only label the result). With --landing it profiles weekly runs
+instead (landing and review): the last week's files landed onto a copy of the ledger as it
+was before them, against the first week's onto an empty ledger.
 """
 
 from __future__ import annotations
@@ -63,9 +65,12 @@ sys.stderr.write("PROFILE=" + orjson.dumps({"wall_s": total_w, "cpu_s": total_c,
 """
 
 
-def _profile(ledger: Path, week: str, threads: int | None = None) -> dict:
+def _profile(
+    ledger: Path, week: str, threads: int | None = None, inputs: list[str] | None = None
+) -> dict:
+    """One profiled `reconcile --week W --json`, landing `inputs` (--sacct … flags) first."""
     argv = [sys.executable, "-c", PROFILE, "reconcile", "--ledger", str(ledger), "--week", week,
-            "--json"]  # fmt: skip
+            "--json", *(inputs or [])]  # fmt: skip
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
     if threads:
         env["GROWTH_PROFILE_THREADS"] = str(threads)
@@ -99,34 +104,50 @@ def main() -> None:
     parser.add_argument("--ledger", type=Path, help="profile a copy of this grown ledger")
     parser.add_argument("--first", help="with --ledger: the first week (2026-W02)")
     parser.add_argument("--last", help="with --ledger: the last week")
+    parser.add_argument("--landing", action="store_true", help="profile weekly runs, not reviews")
     args = parser.parse_args()
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ledger = folder / "ledger.duckdb"
-        first_copy, names = 0, []
+        first_copy, names, inputs = 0, [], []
         if args.ledger is not None:  # a ledger grown before (reviews write caches: a copy)
             shutil.copyfile(args.ledger, ledger)
             names = [args.first, args.last]
         for index in range(args.weeks if args.ledger is None else 0):
             start = FIRST_WEEK + timedelta(weeks=index)
-            sacct = folder / "sacct.psv"
+            week_folder = folder / f"week{index:02d}"  # kept: --landing lands two again
+            week_folder.mkdir()
+            sacct = week_folder / "sacct.psv"
             _, copies = write_sacct(sacct, args.lines, start, first_copy)
             registry, progress = write_joins(
-                folder, range(first_copy, first_copy + copies), every=20, week_start=start
+                week_folder, range(first_copy, first_copy + copies), every=20, week_start=start
             )
             first_copy += copies
             names.append(_week_name(start))
+            inputs.append(["--sacct", str(sacct), "--registry", str(registry), "--progress",
+                           str(progress)])  # fmt: skip
+            if args.landing and index == args.weeks - 1:  # the ledger before the last week
+                shutil.copyfile(ledger, folder / "before_last.duckdb")
+                break
             subprocess.run(
                 [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
-                 "--sacct", str(sacct), "--registry", str(registry), "--progress",
-                 str(progress), "--week", names[-1], "--json"],
+                 *inputs[-1], "--week", names[-1], "--json"],
                 stdout=subprocess.DEVNULL, env=env, check=True,
             )  # fmt: skip
         runs: dict[str, list[dict]] = {names[0]: [], names[-1]: []}
         for _ in range(args.rounds):
             for week in runs:
-                runs[week].append(_profile(ledger, week, args.threads))
+                if args.landing:  # a fresh copy each run: landing writes the ledger
+                    target = folder / "run.duckdb"
+                    for stale in (target, folder / "run.duckdb.wal"):
+                        stale.unlink(missing_ok=True)
+                    if week != names[0]:
+                        shutil.copyfile(folder / "before_last.duckdb", target)
+                    files = inputs[0] if week == names[0] else inputs[-1]
+                    runs[week].append(_profile(target, week, args.threads, files))
+                else:
+                    runs[week].append(_profile(ledger, week, args.threads))
     first, last = (_medians(runs[w]) for w in (names[0], names[-1]))
     growth = {
         n: round(last["queries"][n][1] - first["queries"].get(n, [0, 0])[1], 3)
@@ -140,11 +161,14 @@ def main() -> None:
     print(write_result(args.name, {
         "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
         "threads": args.threads, "ledger": str(args.ledger) if args.ledger else None,
+        "landing": args.landing,
         "first_week": {"week": names[0], **first}, "last_week": {"week": names[-1], **last},
         "cpu_growth_by_query_s": growth,
         "python_outside_sql_cpu_s": {"first": round(first["cpu_s"] - first["sql_cpu_s"], 3),
                                      "last": round(last["cpu_s"] - last["sql_cpu_s"], 3)},
-        "note": "re-reviews of landed weeks (nothing new landed); 2 shared cores, loads noted",
+        "note": ("weekly runs: the last week landed onto the ledger before it, the first onto an "
+                 "empty one" if args.landing else "re-reviews of landed weeks (nothing new "
+                 "landed)") + "; 2 shared cores, loads noted",
     }))  # fmt: skip
 
 
