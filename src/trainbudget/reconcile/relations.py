@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.reconcile.history import ended_after
+
 if TYPE_CHECKING:
     from datetime import datetime
 
@@ -334,7 +336,12 @@ def build_allocations(session: Session, week: tuple[datetime, datetime] | None) 
         session.build("review_rows", whole=True)
         session.build("review_records", whole=True)
     else:
-        session.build("review_keys", week_start=week[0], week_end=week[1])
+        session.build(
+            "review_keys",
+            week_start=week[0],
+            week_end=week[1],
+            ended_after=ended_after(session.ledger, week[0]),
+        )
         session.build("review_rows")
         session.build("review_records")
     for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
