@@ -77,6 +77,7 @@ def _sacct_frame(**changes: object) -> pl.DataFrame:
         "end_time": datetime(2026, 11, 23, 1), "gpus": 8, "gpu_type": None,
         "alloc_mem_bytes": 1, "alloc_cpus": 8, "nnodes": 1, "alloc_tres": "gres/gpu=8",
         "req_tres": None, "source_id": 1, "source_line": 2, "time_flags": None,
+        "run_end_time": datetime(2026, 11, 23, 1),
     }  # fmt: skip
     row.update(changes)
     schema = {k: pl.String for k, v in row.items() if v is None}

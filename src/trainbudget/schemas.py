@@ -167,6 +167,8 @@ class SacctRow(pa.DataFrameModel):
     source_id: int = _field(SACCT_ROWS, "source_id")
     source_line: int = _field(SACCT_ROWS, "source_line")
     time_flags: pl.List(pl.Utf8) = _field(SACCT_ROWS, "time_flags")  # local times at a DST change
+    # start (else submit) + elapsed: when the accounting says the line stopped (migration 018)
+    run_end_time: datetime = _field(SACCT_ROWS, "run_end_time")
 
     @pa.dataframe_check(name="end not before start")
     def _end_not_before_start(cls, data):

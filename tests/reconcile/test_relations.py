@@ -43,9 +43,7 @@ def test_each_relation_has_the_columns_it_declares(landed: Ledger) -> None:
     with landed.transaction():
         review(landed, load_plan(PLAN), WEEK)
         # review_keys is built only for weeks that leave some landed lines out (not here).
-        Session(landed).build(
-            "review_keys", week_start=WEEK[0], week_end=WEEK[1], ended_after=WEEK[0]
-        )
+        Session(landed).build("review_keys", week_start=WEEK[0], week_end=WEEK[1])
         for relation in RELATIONS.values():
             if relation.name == "audit_ratios":  # built only when estimates were landed
                 continue

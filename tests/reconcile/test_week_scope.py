@@ -8,6 +8,7 @@ to the end of W48 untracked has 16 + 4 + 4 + 8 = 32 and main 12.
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
 
 from trainbudget.ledger import Ledger
@@ -110,7 +111,7 @@ def test_an_earlier_steps_only_job_counts_as_its_built_allocation(tmp_path: Path
 def test_a_line_that_ran_past_its_end_counts_in_every_week_it_ran(tmp_path: Path) -> None:
     # 604 prints End 21:00 on Sunday of W47 but Start 20:00 + Elapsed 10 h: it ran (by the
     # accounting's start + elapsed) 4 h in W47 and 6 h in W48, 9 h past its End. The review's
-    # scans skip lines by End (migration 018): only the kept overrun keeps 604 in W48.
+    # scans skip lines by when they stopped running (run_end_time, migration 018), not by End.
     ran_on = sacct_line("604", submit="2026-11-22T20:00:00", start="2026-11-22T20:00:00",
                         end="2026-11-22T21:00:00", elapsed_raw="36000", elapsed="",
                         tres="billing=1,cpu=8,gres/gpu=2,node=1")  # fmt: skip
@@ -121,10 +122,8 @@ def test_a_line_that_ran_past_its_end_counts_in_every_week_it_ran(tmp_path: Path
         first = reconcile(book, WeeklyInputs(sacct=[w47], week="2026-W47", plan=PLAN), None)
         second = reconcile(book, WeeklyInputs(sacct=[w48], week="2026-W48", plan=PLAN), None)
         third = reconcile(book, WeeklyInputs(sacct=[w49], week="2026-W49", plan=PLAN), None)
-        overruns = _rows(book, "SELECT overrun_us FROM sacct_overruns")
         cached = _rows(book, "SELECT week_start, allocated_gpu_seconds FROM week_allocations"
                              " ORDER BY week_start")  # fmt: skip
-    assert overruns == [(9 * 3600 * 10**6,)]
     assert first.review.totals["allocated_gpu_hours"] == 2 * 4
     assert second.review.totals["allocated_gpu_hours"] == 2 * 6 + 8
     assert third.review.totals["allocated_gpu_hours"] == 1
@@ -135,25 +134,25 @@ def test_a_line_that_ran_past_its_end_counts_in_every_week_it_ran(tmp_path: Path
     assert _actual(third) == {"unknown": 2 * 10 + 8 + 1}
 
 
-def test_migration_018_keeps_the_overruns_of_the_lines_landed_before_it(tmp_path: Path) -> None:
-    # An overrun of 9 h (604, as above) and one of 30 min in another landing; a line that
-    # ended on time (701) and one still running (no End) add nothing.
+def test_migration_018_gives_the_lines_landed_before_it_their_run_end(tmp_path: Path) -> None:
+    # Start (else Submit) + Elapsed, whatever End says: 604 9 h past its End, 605 still
+    # running (no End, 1 h so far), 606 pending (no Start: its submit time, 0 s).
     late = sacct_line("604", submit="2026-11-22T20:00:00", start="2026-11-22T20:00:00",
                       end="2026-11-22T21:00:00", elapsed_raw="36000", elapsed="")  # fmt: skip
     running = sacct_line("605", "RUNNING", submit="2026-11-24T09:00:00",
                          start="2026-11-24T09:00:00", end="Unknown")  # fmt: skip
-    slight = sacct_line("606", submit="2026-11-25T09:00:00", start="2026-11-25T09:00:00",
-                        end="2026-11-25T09:30:00", elapsed_raw="3600", elapsed="")  # fmt: skip
-    one = _write(tmp_path / "one.psv", [late, _job("701", 8, "2026-11-24T10:00:00", 3600)])
-    two = _write(tmp_path / "two.psv", [running, slight])
+    pending = sacct_line("606", "PENDING", submit="2026-11-25T09:00:00", start="Unknown",
+                         end="Unknown", elapsed_raw="0", elapsed="00:00:00")  # fmt: skip
     path = tmp_path / "ledger.duckdb"
     with Ledger.open(path) as book:
-        for file in (one, two):
-            land_sacct(book, file)
-        kept = _rows(book, "SELECT source_id, overrun_us FROM sacct_overruns ORDER BY 1")
-        book.con.execute("DROP TABLE sacct_overruns; DELETE FROM schema_version WHERE version = 18")
+        land_sacct(book, _write(tmp_path / "one.psv", [late, running, pending]))
+        landed = _rows(book, "SELECT job_id, run_end_time FROM sacct_rows ORDER BY 1")
+        book.con.execute("ALTER TABLE sacct_rows DROP COLUMN run_end_time; "
+                         "DELETE FROM schema_version WHERE version = 18")  # fmt: skip
     with Ledger.open(path, migrate=False) as book:  # a ledger of release 017, upgraded
         assert book.migrate() == [18]
-        backfilled = _rows(book, "SELECT source_id, overrun_us FROM sacct_overruns ORDER BY 1")
-    assert [us for _, us in kept] == [9 * 3600 * 10**6, 1800 * 10**6]
-    assert backfilled == kept
+        backfilled = _rows(book, "SELECT job_id, run_end_time FROM sacct_rows ORDER BY 1")
+    expected = [("604", "2026-11-23T06:00:00"), ("605", "2026-11-24T10:00:00"),
+                ("606", "2026-11-25T09:00:00")]  # fmt: skip
+    assert [(job, end.astimezone(UTC).isoformat()[:19]) for job, end in landed] == expected
+    assert backfilled == landed

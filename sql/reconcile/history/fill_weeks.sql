@@ -1,6 +1,5 @@
 -- in: sacct_rows   params: $starts, $ends (the weeks to compute, TIMESTAMPTZ lists), $now,
---      $ended_after (the earliest End of a line that ran after the first week's start:
---      reconcile/history.py ended_after)
+--      $ran_after (the first week's start, as a constant: migration 018)
 -- out: (adds to week_allocations, per week, the GPU-seconds every allocation ran inside it:
 --      an allocation line's GPUs × its seconds in the week, and a job with step lines only
 --      built from its steps as allocation_records.sql builds it: the most GPUs, the longest
@@ -17,10 +16,9 @@ WITH weeks AS (
 ), near AS (
     SELECT r.cluster, r.job_id, r.step, r.start_time, r.submit_time, r.elapsed_seconds, r.gpus
     FROM sacct_rows r, span
-    -- By End first: a constant DuckDB's zone maps skip the earlier row groups with.
-    WHERE (r.end_time IS NULL OR r.end_time >= $ended_after)
+    -- A constant: DuckDB's zone maps skip the row groups of lines that stopped before it.
+    WHERE r.run_end_time > $ran_after
       AND coalesce(r.start_time, r.submit_time) < span.hi
-      AND coalesce(r.start_time, r.submit_time) + to_seconds(r.elapsed_seconds) > span.lo
 ), step_keys AS (
     SELECT DISTINCT cluster, job_id FROM near WHERE step IS NOT NULL
     EXCEPT

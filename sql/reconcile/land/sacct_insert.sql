@@ -4,6 +4,7 @@ INSERT INTO sacct_rows
 SELECT cluster, job_id, step, job_id_raw, name, account, partition, state, state_text,
        exit_status, exit_signal, elapsed_seconds, elapsed_text, submit_time, start_time,
        end_time, gpus, gpu_type, alloc_mem_bytes, alloc_cpus, nnodes, alloc_tres, req_tres,
-       $source_id, lineno, time_flags
+       $source_id, lineno, time_flags,
+       coalesce(start_time, submit_time) + to_seconds(elapsed_seconds)
 FROM sacct_parsed
 WHERE problem IS NULL;

@@ -1,6 +1,5 @@
 -- in: sacct_rows, registry, progress_events, run_estimates
--- params: $week_start, $week_end (the reviewed weeks), $ended_after (the earliest End of a
---         line that ran after week_start: reconcile/history.py ended_after)
+-- params: $week_start, $week_end (the reviewed weeks)
 -- out: temp table review_keys(cluster, job_id): the jobs a review of some weeks reads. A job is
 --      read when one of its lines ran in [week_start, week_end) (or started in it), or when
 --      it started before week_end and the registry, the progress events or an estimate's run
@@ -16,12 +15,11 @@ WITH named AS (
 ), keys AS (
     SELECT cluster, job_id
     FROM sacct_rows
-    -- By End first (a line that started in the weeks ended after week_start too): a constant
-    -- DuckDB's zone maps skip the earlier row groups with.
-    WHERE (end_time IS NULL OR end_time >= $ended_after)
+    -- run_end_time (migration 018) against a constant: DuckDB's zone maps skip the row groups
+    -- of lines that stopped before the weeks (one that started in them stopped in them too).
+    WHERE run_end_time >= $week_start
       AND coalesce(start_time, submit_time) < $week_end
-      AND (coalesce(start_time, submit_time) >= $week_start
-           OR coalesce(start_time, submit_time) + to_seconds(elapsed_seconds) > $week_start)
+      AND (coalesce(start_time, submit_time) >= $week_start OR run_end_time > $week_start)
     -- The named jobs as the registry links them (registry_links.sql): the job as printed, its
     -- JobIDRaw, its array or het job; one join each (an OR of four IN tests took 1.5× longer).
     UNION

@@ -136,6 +136,7 @@ SACCT_ROWS = TableRules(
         FieldRule("source_id", nullable=False),
         FieldRule("source_line", ge=1),
         FieldRule("time_flags"),
+        FieldRule("run_end_time"),
     ),
     (
         RowRule(

@@ -121,15 +121,6 @@ def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
     return everything - int(read)
 
 
-def ended_after(ledger: Ledger, moment: datetime) -> datetime:
-    """The earliest End a landed line that ran after `moment` (or started at it) can have:
-    `moment` less the most any line ran past its End (sacct_overruns, migration 018), so that
-    `end_time IS NULL OR end_time >= ended_after(…)` keeps every such line and lets DuckDB
-    skip whole row groups by End alone (a parameter, not a subquery: only a constant prunes)."""
-    ((overrun_us,),) = ledger.query("reconcile/history/overrun_bound")
-    return moment - timedelta(microseconds=int(overrun_us))
-
-
 def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bounds, int]:
     """GPU-seconds every landed allocation ran in each ISO week (zone `tz`) before
     `week_start`, tracked or not (week_allocations, its missing weeks filled first)."""
@@ -150,7 +141,7 @@ def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bou
             "reconcile/history/fill_weeks",
             starts=[s for s, _ in missing],
             ends=[e for _, e in missing],
-            ended_after=ended_after(ledger, missing[0][0]),
+            ran_after=missing[0][0],
             now=datetime.now(UTC),
         )
         cached.update(

@@ -177,7 +177,6 @@ def land_sacct(
         if split.get("gpus_flag"):
             notes.append(_reqtres_note(ledger, source.source_id))
         land_gpu_usage(ledger, source.source_id, split, layout)  # TRESUsageIn*, jobstats
-        ledger.execute("reconcile/land/sacct_overrun", source_id=source.source_id)
         claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         # Replaced rows share a submit time: only the landing's submit span is searched.

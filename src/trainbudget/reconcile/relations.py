@@ -15,8 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.history import ended_after
-
 if TYPE_CHECKING:
     from datetime import datetime
 
@@ -86,7 +84,7 @@ _SACCT_ROW = (
     "cluster", "job_id", "step", "job_id_raw", "name", "account", "partition", "state",
     "state_text", "exit_status", "exit_signal", "elapsed_seconds", "elapsed_text", "submit_time",
     "start_time", "end_time", "gpus", "gpu_type", "alloc_mem_bytes", "alloc_cpus", "nnodes",
-    "alloc_tres", "req_tres", "source_id", "source_line", "time_flags",
+    "alloc_tres", "req_tres", "source_id", "source_line", "time_flags", "run_end_time",
 )  # fmt: skip
 
 _SACCT_RECORD = (
@@ -336,12 +334,7 @@ def build_allocations(session: Session, week: tuple[datetime, datetime] | None) 
         session.build("review_rows", whole=True)
         session.build("review_records", whole=True)
     else:
-        session.build(
-            "review_keys",
-            week_start=week[0],
-            week_end=week[1],
-            ended_after=ended_after(session.ledger, week[0]),
-        )
+        session.build("review_keys", week_start=week[0], week_end=week[1])
         session.build("review_rows")
         session.build("review_records")
     for name in ("job_lines", "allocation_records", "allocations", "registry_links"):
