@@ -156,3 +156,48 @@ def test_migration_018_gives_the_lines_landed_before_it_their_run_end(tmp_path: 
                 ("606", "2026-11-25T09:00:00")]  # fmt: skip
     assert [(job, end.astimezone(UTC).isoformat()[:19]) for job, end in landed] == expected
     assert backfilled == landed
+
+
+def _ran(job_id: str, gpus: int, submit: str, start: str, seconds: int) -> str:
+    from datetime import datetime, timedelta
+
+    end = (datetime.fromisoformat(start) + timedelta(seconds=seconds)).isoformat()
+    return sacct_line(job_id, submit=submit, start=start, end=end, elapsed_raw=str(seconds),
+                      elapsed="", tres=f"billing=1,cpu=8,gres/gpu={gpus},node=1")  # fmt: skip
+
+
+def test_a_landing_stales_the_weeks_its_lines_and_the_rows_they_replace_ran_in(
+    tmp_path: Path,
+) -> None:
+    # 601 ran in W47 (8 GPUs × 2 h); W49's export has it requeued (the same submit time, so it
+    # replaces that row) and run in W48 instead, 1 h. 901 was submitted in W47 and waited
+    # until W50: the weeks it waited in keep their cached rows.
+    w47 = _write(tmp_path / "w47.psv", [
+        _job("601", 8, "2026-11-17T10:00:00", 7200), _job("602", 1, "2026-11-18T10:00:00", 3600),
+    ])  # fmt: skip
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 2, "2026-11-24T12:00:00", 3600)])
+    w49 = _write(tmp_path / "w49.psv", [
+        _ran("601", 8, "2026-11-17T10:00:00", "2026-11-24T10:00:00", 3600),
+        _job("801", 4, "2026-12-01T10:00:00", 3600),
+    ])  # fmt: skip
+    w50 = _write(tmp_path / "w50.psv", [
+        _ran("901", 1, "2026-11-18T09:00:00", "2026-12-08T10:00:00", 3600),
+    ])  # fmt: skip
+    cached = "SELECT week_start, allocated_gpu_seconds, computed_at FROM week_allocations"
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        for file, week in ((w47, "2026-W47"), (w48, "2026-W48")):
+            reconcile(book, WeeklyInputs(sacct=[file], week=week, plan=PLAN), None)
+        assert [(str(s.date()), n) for s, n, _ in _rows(book, cached)] == [
+            ("2026-11-16", (16 + 1) * 3600)
+        ]
+        reconcile(book, WeeklyInputs(sacct=[w49], week="2026-W49", plan=PLAN), None)
+        after_w49 = sorted(_rows(book, cached))
+        # W47 without 601's 16 GPU-hours (the row it replaced is gone), W48 with its 8.
+        assert [(str(s.date()), n) for s, n, _ in after_w49] == [
+            ("2026-11-16", 1 * 3600), ("2026-11-23", (8 + 2) * 3600)
+        ]  # fmt: skip
+        result = reconcile(book, WeeklyInputs(sacct=[w50], week="2026-W50", plan=PLAN), None)
+        after_w50 = sorted(_rows(book, cached))
+    assert after_w50[:2] == after_w49  # computed once, not again: 901 ran in none of them
+    assert [(str(s.date()), n) for s, n, _ in after_w50[2:]] == [("2026-11-30", 4 * 3600)]
+    assert _actual(result) == {"unknown": 1 + 8 + 2 + 4 + 1}

@@ -1,19 +1,12 @@
--- in: sacct_rows   params: $source_id (the landing in progress), $lo, $hi, $nulls (its
---     submit span, sacct_submit_span.sql)
--- out: (removes earlier landings' rows that this landing replaces: same cluster, job id, step
---      and submit time; the newer record of a job wins, so an overlapping or repeated export
---      never counts a job twice)
--- Cost in proportion to the landing, not the ledger (profiled on a 2.4-million-line ledger
--- landing 200,000 lines: 1.2 CPU-s for the whole-table semi-join, 0.1 s this way): the submit
--- span prunes row groups by their min/max, then one hash of the four keys, probed against the
--- new lines' hashes, leaves the exact comparison (NULLs alike) only the rows that may match.
+-- in: sacct_rows, sacct_replaced   params: $source_id (the landing in progress), $lo, $hi,
+--     $nulls (its submit span, sacct_submit_span.sql)
+-- out: (removes the earlier landings' rows that sacct_replaced.sql found this landing
+--      replaces; the submit span prunes row groups, and the few replaced keys are the hash
+--      join's build side)
 DELETE FROM sacct_rows AS r
 WHERE r.source_id <> $source_id
   AND (r.submit_time BETWEEN $lo AND $hi OR ($nulls AND r.submit_time IS NULL))
-  AND hash(r.cluster, r.job_id, r.step, r.submit_time) IN (
-      SELECT hash(cluster, job_id, step, submit_time) FROM sacct_rows WHERE source_id = $source_id)
-  AND EXISTS (SELECT 1 FROM sacct_rows AS n
-              WHERE n.source_id = $source_id
-                AND n.cluster = r.cluster AND n.job_id = r.job_id
-                AND n.step IS NOT DISTINCT FROM r.step
-                AND n.submit_time IS NOT DISTINCT FROM r.submit_time);
+  AND EXISTS (SELECT 1 FROM sacct_replaced AS x
+              WHERE x.cluster = r.cluster AND x.job_id = r.job_id
+                AND x.step IS NOT DISTINCT FROM r.step
+                AND x.submit_time IS NOT DISTINCT FROM r.submit_time);

@@ -76,8 +76,8 @@ def claim_weeks(ledger: Ledger, first: datetime | None, last: datetime | None) -
 
 
 def claim_source_weeks(ledger: Ledger, source_id: int) -> None:
-    """Claim (team ledger) the weeks a landing's lines reach, those sacct_stale_weeks.sql
-    removes from week_allocations."""
+    """Claim (team ledger) the weeks a landing's lines and the rows they replace ran in,
+    those sacct_stale_weeks.sql removes from week_allocations (sacct_replaced built)."""
     if ledger.is_team:
         ((first, last),) = ledger.query("reconcile/history/source_reach", source_id=source_id)
         claim_weeks(ledger, first, last)

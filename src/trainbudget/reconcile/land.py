@@ -177,19 +177,16 @@ def land_sacct(
         if split.get("gpus_flag"):
             notes.append(_reqtres_note(ledger, source.source_id))
         land_gpu_usage(ledger, source.source_id, split, layout)  # TRESUsageIn*, jobstats
-        claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
-        ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
-        # Replaced rows share a submit time: only the landing's submit span is searched.
+        # Replaced rows share a submit time: only the landing's submit span is searched. They
+        # are found first, so that the cached weeks they ran in go stale with the landing's.
         lo, hi, nulls = ledger.query(
             "reconcile/land/sacct_submit_span", source_id=source.source_id
         )[0]
-        ledger.execute(
-            "reconcile/land/sacct_delete_replaced",
-            source_id=source.source_id,
-            lo=lo,
-            hi=hi,
-            nulls=nulls,
-        )
+        span = {"source_id": source.source_id, "lo": lo, "hi": hi, "nulls": nulls}
+        ledger.execute("reconcile/land/sacct_replaced", **span)
+        claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
+        ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
+        ledger.execute("reconcile/land/sacct_delete_replaced", **span)
         if ledger.query("reconcile/land/sacct_rejected_count")[0][0]:
             ledger.execute(
                 "reconcile/land/sacct_quarantine",
