@@ -83,10 +83,10 @@ def test_a_failing_migration_leaves_the_new_ledger_without_any(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One transaction: a migration that fails rolls back the ones before it as well."""
-    from trainbudget.ledger import store
+    from trainbudget.ledger import schema
 
     broken = [*migrations(), (999, "999_broken", "CREATE TABLE broken (x NO_SUCH_TYPE);")]
-    monkeypatch.setattr(store, "migrations", lambda: broken)
+    monkeypatch.setattr(schema, "migrations", lambda: broken)
     path = tmp_path / "ledger.duckdb"
     with Ledger.open(path, migrate=False) as book:
         with pytest.raises(Exception, match="NO_SUCH_TYPE"):

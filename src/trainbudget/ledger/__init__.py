@@ -2,8 +2,9 @@
 name, export / import, maintenance.
 
 `from trainbudget.ledger import Ledger` is the entry point; the modules behind it are
-`location` (what --ledger names), `store` (the Ledger class: open, migrate, SQL by name,
-transactions), `sources` (provenance, re-landing, quarantine), `file` (the DuckDB file's
+`location` (what --ledger names), `store` (the Ledger class, put together from `opening`:
+where the ledger is, open; `schema`: migrations, the catalog; `statements`: SQL by name,
+inserts, transactions), `sources` (provenance, re-landing, quarantine), `file` (the DuckDB file's
 connection and clean-up), `team` (the DuckLake connection, and the keys and sequences
 DuckLake lacks), `retry` (a run retried whole when its commit conflicts), `sql_files` (SQL
 and migrations by name), `transfer` (export / import as Parquet) and `maintain` (upkeep).
