@@ -186,7 +186,8 @@ def land_sacct(
         ledger.execute("reconcile/land/sacct_replaced", **span)
         claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
-        ledger.execute("reconcile/land/sacct_delete_replaced", **span)
+        if ledger.query("reconcile/land/sacct_replaced_count")[0][0]:
+            ledger.execute("reconcile/land/sacct_delete_replaced", **span)
         if ledger.query("reconcile/land/sacct_rejected_count")[0][0]:
             ledger.execute(
                 "reconcile/land/sacct_quarantine",
