@@ -8,12 +8,17 @@ Recorded per week: wall and CPU seconds (user + sys, steadier on a loaded machin
 load, the process's peak RSS, the ledger's bytes, the JSON's bytes.
 Targets: the last week's review within 1.2× the first's, peak RSS never above 1.5 GB; ledger
 bytes per million lines reported. The result is rewritten after every week, so a run stopped
-early still says how far it got. Usage: python bench/ledger_growth.py [--weeks N] [--lines N]
+early still says how far it got. With --baseline SRC (another checkout's src/, e.g. a
+`git worktree` of the code before a change) the same files go, week by week, to a second
+ledger through that code too, the two runs alternating which goes first, so a before/after
+pair is measured in one sitting: its weeks are under "baseline" and the ratios compared.
+Usage: python bench/ledger_growth.py [--weeks N] [--lines N] [--baseline SRC]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import resource
 import sys
@@ -75,13 +80,34 @@ def _summary(weeks: list[dict], planned: int, lines: int) -> dict:
     return result
 
 
+def _week(argv: list[str], folder: Path, env: dict[str, str] | None) -> dict:
+    """One weekly run of argv in a fresh process: wall, CPU, load, peak RSS, the JSON's size."""
+    out = folder / "week.json"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, rss = timed(argv, out, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's, as it waited
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    body = orjson.loads(out.read_bytes())
+    return {
+        "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
+        "load_1min": round(os.getloadavg()[0], 2), "peak_rss_bytes": rss,
+        "json_bytes": out.stat().st_size, "jobs": len(body["jobs"]),
+        "allocated_gpu_hours": str(body["totals"]["allocated_gpu_hours"]),
+        "json_sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weeks", type=int, default=26)
     parser.add_argument("--lines", type=int, default=200_000, help="sacct lines a week")
     parser.add_argument("--name", default="ledger_growth", help="bench/results/<name>.json")
+    parser.add_argument("--baseline", type=Path, help="another checkout's src/, run alternately")
     args = parser.parse_args()
     weeks: list[dict] = []
+    baseline: list[dict] = []
+    base_env = None if args.baseline is None else {
+        **os.environ, "PYTHONPATH": str(args.baseline.resolve())}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ledger = folder / "ledger.duckdb"
@@ -96,27 +122,37 @@ def main() -> None:
             )
             generate_s = time.perf_counter() - t
             first_copy += copies
-            argv = [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
-                    "--sacct", str(sacct), "--registry", str(registry), "--progress",
-                    str(progress), "--week", _week_name(start), "--json"]  # fmt: skip
-            out = folder / "week.json"
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            seconds, rss = timed(argv, out)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's, as it waited
-            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-            body = orjson.loads(out.read_bytes())
-            weeks.append({
-                "week": _week_name(start), "lines": lines, "seconds": round(seconds, 3),
-                "cpu_seconds": round(cpu, 3), "load_1min": round(os.getloadavg()[0], 2),
-                "peak_rss_bytes": rss, "ledger_bytes": _ledger_bytes(ledger),
-                "json_bytes": out.stat().st_size, "jobs": len(body["jobs"]),
-                "allocated_gpu_hours": str(body["totals"]["allocated_gpu_hours"]),
-                "generate_seconds": round(generate_s, 2),
-            })  # fmt: skip
+            inputs = ["--sacct", str(sacct), "--registry", str(registry), "--progress",
+                      str(progress), "--week", _week_name(start), "--json"]  # fmt: skip
+            label = {"week": _week_name(start), "lines": lines}
+            base = folder / "base.duckdb"
+            runs = [(weeks, ledger, None), (baseline, base, base_env)]
+            if args.baseline is None:
+                runs = runs[:1]
+            elif index % 2:  # alternate which of the two runs first
+                runs.reverse()
+            for into, book, env in runs:
+                argv = [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(book),
+                        *inputs]  # fmt: skip
+                into.append(label | _week(argv, folder, env)
+                            | {"ledger_bytes": _ledger_bytes(book),
+                               "generate_seconds": round(generate_s, 2)})  # fmt: skip
             print(orjson.dumps(weeks[-1]).decode(), flush=True)
-            write_result(args.name, _summary(weeks, args.weeks, args.lines))
-    path = write_result(args.name, _summary(weeks, args.weeks, args.lines))
+            write_result(args.name, _result(weeks, baseline, args))
+    path = write_result(args.name, _result(weeks, baseline, args))
     print(f"written to {path}")
+
+
+def _result(weeks: list[dict], baseline: list[dict], args: argparse.Namespace) -> dict:
+    """The summary of this code's weeks, and with --baseline that code's beside them."""
+    result = _summary(weeks, args.weeks, args.lines)
+    if args.baseline is not None:
+        result["baseline"] = {"src": str(args.baseline), **_summary(baseline, args.weeks,
+                                                                   args.lines)}  # fmt: skip
+        result["json_identical_weeks"] = sum(
+            a["json_sha256"] == b["json_sha256"] for a, b in zip(weeks, baseline, strict=False)
+        )
+    return result
 
 
 if __name__ == "__main__":
