@@ -95,3 +95,36 @@ def test_a_failing_migration_leaves_the_new_ledger_without_any(
             "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
         ).fetchall()
     assert tables == []
+
+
+def test_migration_018_derives_run_end_time_on_a_ledger_with_lines(
+    blank_ledgers, tmp_path: Path
+) -> None:
+    """018 on a ledger that already holds lines (as release 017 left it: simulated by dropping
+    the column and its version) fills run_end_time from start, else submit, + Elapsed."""
+    from trainbudget.reconcile.land import land_sacct
+
+    export = tmp_path / "sacct.psv"
+    export.write_text(
+        "JobID|JobIDRaw|JobName|Account|Partition|State|ExitCode|Elapsed|ElapsedRaw|Submit|"
+        "Start|End|AllocTRES|ReqTRES|NNodes|NCPUS|Reason\n"
+        "71|71|train|p|gpu|COMPLETED|0:0|02:00:00|7200|2026-11-23T08:00:00|"
+        "2026-11-23T09:00:00|2026-11-23T10:00:00|gres/gpu=8|gres/gpu=8|1|64|\n"
+        "72|72|wait|p|gpu|PENDING|0:0|00:00:00|0|2026-11-24T08:00:00|Unknown|Unknown|"
+        "gres/gpu=8|gres/gpu=8|1|64|\n",
+        encoding="utf-8",
+    )
+    location = blank_ledgers()
+    with Ledger.open(location) as book:
+        with book.transaction():
+            land_sacct(book, export)
+        book.con.execute("ALTER TABLE sacct_rows DROP COLUMN run_end_time")
+        book.con.execute("DELETE FROM schema_version WHERE version = 18")
+    with Ledger.open(location, migrate=False) as book:
+        assert book.migrate() == [18]
+        rows = book.con.execute(
+            "SELECT job_id, strftime(run_end_time AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M') "
+            "FROM sacct_rows ORDER BY job_id"
+        ).fetchall()
+    # 71: started 09:00, 2 h (End says 10:00); 72: never started, so its submit time.
+    assert rows == [("71", "2026-11-23T11:00"), ("72", "2026-11-24T08:00")]

@@ -143,3 +143,28 @@ def test_manifest_newer_than_this_version_is_refused(landed: Path, tmp_path: Pat
     (tmp_path / "out" / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(InputError, match="newer than"):
         import_ledger(tmp_path / "out", tmp_path / "r.duckdb")
+
+
+def test_an_export_from_before_migration_018_gets_its_run_end_times(
+    landed: Path, tmp_path: Path
+) -> None:
+    """An export written before sacct_rows.run_end_time existed (simulated: its Parquet
+    rewritten without the column) imports with the column derived, as 018 derives it."""
+    with Ledger.open_existing(landed) as book:
+        export_ledger(book, tmp_path / "out")
+        expected = book.con.execute(
+            "SELECT count(*), count(run_end_time), "
+            "count(*) FILTER (WHERE run_end_time = coalesce(start_time, submit_time) "
+            "+ to_seconds(elapsed_seconds)) FROM sacct_rows"
+        ).fetchone()
+    con = duckdb.connect()
+    for part in (tmp_path / "out" / "sacct_rows").rglob("*.parquet"):
+        con.execute(
+            f"COPY (SELECT * EXCLUDE (run_end_time) FROM read_parquet('{part}')) "
+            f"TO '{part}.old' (FORMAT parquet)"
+        )
+        Path(f"{part}.old").replace(part)
+    restored = tmp_path / "restored.duckdb"
+    import_ledger(tmp_path / "out", restored)
+    assert _differences(landed, restored) == {}
+    assert expected[0] > 0 and expected[0] == expected[1] == expected[2]

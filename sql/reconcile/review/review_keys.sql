@@ -16,7 +16,8 @@ WITH named AS (
     SELECT cluster, job_id
     FROM sacct_rows
     -- run_end_time (migration 018) against a constant: DuckDB's zone maps skip the row groups
-    -- of lines that stopped before the weeks (one that started in them stopped in them too).
+    -- of lines that stopped before the weeks (one that started in them stopped after
+    -- week_start too).
     WHERE run_end_time >= $week_start
       AND coalesce(start_time, submit_time) < $week_end
       AND (coalesce(start_time, submit_time) >= $week_start OR run_end_time > $week_start)

@@ -96,7 +96,8 @@ def import_ledger(
     """Build the new ledger `ledger_path` (a file, or an empty team ledger) from an export
     folder, in one transaction.
 
-    Columns a later migration added are left empty when the export predates them;
+    Columns a later migration added are left empty when the export predates them, but for
+    those derived from a row's other columns (sacct_rows.run_end_time), which are filled;
     `before_commit` (e.g. printing the result) runs inside the transaction.
     """
     folder = Path(folder)
@@ -130,6 +131,7 @@ def import_ledger(
                         f"{folder / MANIFEST}: table {table.table!r} is not in the ledger"
                     )
                 _import_table(book, table, columns[table.table], Path(plain) / table.table)
+            book.execute("ledger/transfer/derived_columns")
             _advance_sequences(book, columns)
             result = ExportResult(Path(book.location), manifest["schema_version"], tables)
             if before_commit is not None:

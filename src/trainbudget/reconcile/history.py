@@ -76,8 +76,9 @@ def claim_weeks(ledger: Ledger, first: datetime | None, last: datetime | None) -
 
 
 def claim_source_weeks(ledger: Ledger, source_id: int) -> None:
-    """Claim (team ledger) the weeks a landing's lines and the rows they replace ran in,
-    those sacct_stale_weeks.sql removes from week_allocations (sacct_replaced built)."""
+    """Claim (team ledger) the weeks a landing's lines and the rows they replace waited or ran
+    in: those sacct_stale_weeks.sql removes from week_allocations, and each line's submit
+    week, which a concurrent landing of the same job claims too (sacct_replaced built)."""
     if ledger.is_team:
         ((first, last),) = ledger.query("reconcile/history/source_reach", source_id=source_id)
         claim_weeks(ledger, first, last)
