@@ -1,19 +1,22 @@
--- in: sacct_rows, registry, progress_events, run_estimates
+-- in: sacct_rows, tracked_lines (migration 019, brought up to date: reconcile/tracked_lines.py),
+--     registry, progress_events, run_estimates
 -- params: $week_start, $week_end (the reviewed weeks)
--- out: temp table review_keys(cluster, job_id): the jobs a review of some weeks reads. A job is
---      read when one of its lines ran in [week_start, week_end) (or started in it), or when
---      it started before week_end and the registry, the progress events or an estimate's run
---      id name it (the campaign to date); the other earlier jobs are counted by
+-- out: temp table review_keys(cluster, job_id, from_tracked): the jobs a review of some weeks
+--      reads. A job is read when one of its lines ran in [week_start, week_end) (or started in
+--      it), or when it started before week_end and the registry, the progress events or an
+--      estimate's run id name it (the campaign to date); the other earlier jobs are counted by
 --      week_allocations (reconcile/history.py). So a review reads its weeks' jobs and the
---      tracked ones, not the whole ledger. A review of everything landed needs no keys
---      (review_rows_all.sql, review_records_all.sql).
+--      tracked ones, not the whole ledger. from_tracked: a tracked job that did not run in
+--      the weeks, whose lines review_rows.sql reads from tracked_lines (which holds every line
+--      of every named job) rather than from sacct_rows. A review of everything landed needs
+--      no keys (review_rows_all.sql, review_records_all.sql).
 CREATE OR REPLACE TEMP TABLE review_keys AS
 WITH named AS (
     SELECT job_id FROM registry
     UNION SELECT job_id FROM progress_events
     UNION SELECT run_id FROM run_estimates
-), keys AS (
-    SELECT cluster, job_id
+), week AS (
+    SELECT DISTINCT cluster, job_id
     FROM sacct_rows
     -- run_end_time (migration 018) against a constant: DuckDB's zone maps skip the row groups
     -- of lines that stopped before the weeks (one that started in them stopped after
@@ -21,19 +24,24 @@ WITH named AS (
     WHERE run_end_time >= $week_start
       AND coalesce(start_time, submit_time) < $week_end
       AND (coalesce(start_time, submit_time) >= $week_start OR run_end_time > $week_start)
+), tracked AS (
     -- The named jobs as the registry links them (registry_links.sql): the job as printed, its
     -- JobIDRaw, its array or het job; one join each (an OR of four IN tests took 1.5× longer).
-    UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id = n.job_id
+    SELECT r.cluster, r.job_id FROM tracked_lines r JOIN named n ON r.job_id = n.job_id
     WHERE coalesce(r.start_time, r.submit_time) < $week_end
     UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON r.job_id_raw = n.job_id
+    SELECT r.cluster, r.job_id FROM tracked_lines r JOIN named n ON r.job_id_raw = n.job_id
     WHERE coalesce(r.start_time, r.submit_time) < $week_end
     UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '_', 1) = n.job_id
+    SELECT r.cluster, r.job_id FROM tracked_lines r
+    JOIN named n ON split_part(r.job_id, '_', 1) = n.job_id
     WHERE contains(r.job_id, '_') AND coalesce(r.start_time, r.submit_time) < $week_end
     UNION
-    SELECT r.cluster, r.job_id FROM sacct_rows r JOIN named n ON split_part(r.job_id, '+', 1) = n.job_id
+    SELECT r.cluster, r.job_id FROM tracked_lines r
+    JOIN named n ON split_part(r.job_id, '+', 1) = n.job_id
     WHERE contains(r.job_id, '+') AND coalesce(r.start_time, r.submit_time) < $week_end
 )
-SELECT cluster, job_id FROM keys;
+SELECT cluster, job_id, false AS from_tracked FROM week
+UNION ALL
+SELECT cluster, job_id, true AS from_tracked
+FROM (SELECT cluster, job_id FROM tracked EXCEPT SELECT cluster, job_id FROM week);

@@ -188,6 +188,9 @@ def land_sacct(
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
         if ledger.query("reconcile/land/sacct_replaced_count")[0][0]:
             ledger.execute("reconcile/land/sacct_delete_replaced", **span)
+            # Their copies too (migration 019); a review copying lines at once claims the same.
+            ledger.claim("tracked", "lines")
+            ledger.execute("reconcile/land/tracked_delete_replaced", source_id=source.source_id)
         if ledger.query("reconcile/land/sacct_rejected_count")[0][0]:
             ledger.execute(
                 "reconcile/land/sacct_quarantine",

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.reconcile.tracked_lines import catch_up
+
 if TYPE_CHECKING:
     from datetime import datetime
 
@@ -103,7 +105,7 @@ RELATIONS: Mapping[str, Relation] = {
             "review_keys",
             "reconcile/review/review_keys",
             (),
-            ("cluster", "job_id"),
+            ("cluster", "job_id", "from_tracked"),
             ("reconcile/review/review_rows", "reconcile/review/review_records"),
         ),
         Relation(
@@ -334,6 +336,7 @@ def build_allocations(session: Session, week: tuple[datetime, datetime] | None) 
         session.build("review_rows", whole=True)
         session.build("review_records", whole=True)
     else:
+        catch_up(session.ledger)  # the tracked jobs' lines, kept apart (tracked_lines.py)
         session.build("review_keys", week_start=week[0], week_end=week[1])
         session.build("review_rows")
         session.build("review_records")

@@ -1,0 +1,3 @@
+-- in: tracked_new_names, tracked_new_sources (new_names.sql, new_sources.sql)   params: none
+-- out: one row (names, sources): how many of each are new.
+SELECT (SELECT count(*) FROM tracked_new_names), (SELECT count(*) FROM tracked_new_sources);
