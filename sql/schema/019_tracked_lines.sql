@@ -7,7 +7,8 @@
 --   and of newly landed names (tracked_names), matched against each other and against what
 --   is already here. A landing that replaces a line deletes its copy too
 --   (sql/reconcile/land/tracked_delete_replaced.sql). It may hold lines of a job no longer
---   named (a re-landed registry): the review matches the names again over these lines.
+--   named (a replaced line whose JobIDRaw changed): the review matches the names again over
+--   these lines, so an extra line is never read as tracked.
 --   Its columns are sacct_rows' (a later change to sacct_rows changes both: a test checks).
 CREATE TABLE tracked_lines AS SELECT * FROM sacct_rows LIMIT 0;
 

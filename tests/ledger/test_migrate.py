@@ -128,3 +128,21 @@ def test_migration_018_derives_run_end_time_on_a_ledger_with_lines(
         ).fetchall()
     # 71: started 09:00, 2 h (End says 10:00); 72: never started, so its submit time.
     assert rows == [("71", "2026-11-23T11:00"), ("72", "2026-11-24T08:00")]
+
+
+def test_a_ledger_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    """An older trainbudget must not write a newer ledger (019 keeps tracked_lines in step with
+    sacct_rows at every landing; code without it would leave a replaced line's copy)."""
+    from trainbudget.base.errors import EnvironmentFailure
+
+    path = tmp_path / "ledger.duckdb"
+    newest = max(v for v, _, _ in migrations())
+    with Ledger.open(path) as book:
+        book.con.execute(
+            "INSERT INTO schema_version SELECT $v, 'from_a_later_release', now()", {"v": newest + 1}
+        )
+    with (
+        pytest.raises(EnvironmentFailure, match=f"schema \\({newest + 1:03d}\\) is newer"),
+        Ledger.open(path),
+    ):
+        pass

@@ -7,7 +7,7 @@ import re
 
 import duckdb
 
-from trainbudget.base.errors import InputError
+from trainbudget.base.errors import EnvironmentFailure, InputError
 from trainbudget.ledger import team
 from trainbudget.ledger.sources import _now
 from trainbudget.ledger.sql_files import migrations
@@ -104,7 +104,16 @@ class LedgerSchema:
             else:
                 self._create_schema_version()
                 done = set()
-            pending = [(v, name, sql) for v, name, sql in migrations()
+            known = migrations()
+            newer = sorted(v for v in done if v > max(v for v, _, _ in known))
+            if newer:
+                # An older trainbudget would write a newer ledger without what its migrations
+                # keep in step (019: a replaced line's copy in tracked_lines).
+                raise EnvironmentFailure(
+                    f"ledger {self.location}: its schema ({newer[-1]:03d}) is newer than this "
+                    "trainbudget's; upgrade trainbudget to open it"
+                )
+            pending = [(v, name, sql) for v, name, sql in known
                        if v not in done and (upto is None or v <= upto)]  # fmt: skip
             for _, _, sql in pending:
                 self._ddl(sql)

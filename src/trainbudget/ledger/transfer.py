@@ -67,11 +67,14 @@ def export_ledger(book: Ledger, folder: Path) -> ExportResult:
     columns = _table_columns(book)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        tables = [
-            _export_table(book, table, cols, staging / table)
-            for table, cols in columns.items()
-            if table not in _NOT_EXPORTED
-        ]
+        # One snapshot: on the team ledger a run committing between two tables' reads would
+        # leave, say, a line in sacct_rows without its copy in tracked_lines (migration 019).
+        with book.transaction():
+            tables = [
+                _export_table(book, table, cols, staging / table)
+                for table, cols in columns.items()
+                if table not in _NOT_EXPORTED
+            ]
         manifest = {
             "format": FORMAT,
             "schema_version": schema_version,

@@ -331,7 +331,8 @@ class Session:
 def build_allocations(session: Session, week: tuple[datetime, datetime] | None) -> None:
     """Build the review's lines, allocations and registry links: of the jobs that ran in (or
     started in) `week` and the tracked ones (review_keys.sql), or of everything landed (None),
-    read straight from the ledger's tables, with no join."""
+    read straight from the ledger's tables, with no join. A review of some weeks first brings
+    the copies of the tracked jobs' lines up to date (a ledger write: tracked_lines.py)."""
     if week is None:
         session.build("review_rows", whole=True)
         session.build("review_records", whole=True)

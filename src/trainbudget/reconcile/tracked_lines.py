@@ -49,4 +49,9 @@ def name_bounds(names: list[str]) -> tuple[str, str | None]:
 def _prefix_successor(name: str) -> str | None:
     """The least string greater than every string that starts with `name` (None: none is)."""
     stem = name.rstrip(_LAST)
-    return stem[:-1] + chr(ord(stem[-1]) + 1) if stem else None
+    if not stem:
+        return None
+    following = ord(stem[-1]) + 1
+    if 0xD800 <= following <= 0xDFFF:  # surrogates are no characters (UTF-8 has none)
+        following = 0xE000
+    return stem[:-1] + chr(following)
