@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainbudget.base.collector import collector_paused
 from trainbudget.base.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
@@ -134,6 +135,20 @@ def review(
     `plan`, priced as `planned` when given (the campaign's MFU). Only the week's jobs and the
     tracked ones are read; earlier untracked jobs count by week (reconcile/history.py), in the
     ISO weeks of `cluster_tz`."""
+    # The campaign to date's tracked jobs are many small, acyclic objects (their splits,
+    # timelines and steps) that every full collection would walk (docs/reconcile.md).
+    with collector_paused():
+        return _review(ledger, plan, week, clock_tolerance_s, planned, cluster_tz)
+
+
+def _review(
+    ledger: Ledger,
+    plan: Plan | None,
+    week: Week | None,
+    clock_tolerance_s: int,
+    planned: CampaignEstimate | None,
+    cluster_tz: str,
+) -> Review:
     session = Session(ledger)
     week_start, week_end = week or (None, None)
     build_allocations(session, None if week is None or covers_everything(ledger, week) else week)
