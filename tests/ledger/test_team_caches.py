@@ -116,3 +116,55 @@ def test_one_split_stored_by_two_reviews_at_once_conflicts(new_team_ledger):
         assert rows == allocations > 0
         with book.transaction():
             assert review(book, None, week).totals == once
+
+
+def _copies(book: Ledger) -> list[tuple]:
+    return book.con.execute(
+        "SELECT cluster, job_id, step, source_line FROM tracked_lines ORDER BY ALL"
+    ).fetchall()
+
+
+def test_a_file_and_its_names_landed_by_two_reviews_at_once_conflict(new_team_ledger, tmp_path):
+    """Run a lands a sacct file and reviews (no names yet: it copies nothing and records the
+    file matched); run b lands the registry and progress and reviews (the file is not in its
+    snapshot: it copies nothing and records the names matched). Both committing would leave
+    the file's named jobs uncopied for good; the claim on tracked:lines makes b retry."""
+    team = new_team_ledger()
+    alpha = DEMO / "sacct" / "sacct-2026-W45.psv"
+    week = (W45, W46)
+    with Ledger.open(team) as book, book.transaction():
+        land_sacct(book, _beta_file(tmp_path), cluster="beta")  # so W45 is not everything
+        review(book, None, week)  # W44 cached now: neither run below claims a week for it
+    with (
+        Ledger.open(team) as a,
+        Ledger.open(team) as b,
+        _open_transaction(a) as first,
+        _open_transaction(b) as second,
+    ):
+        land_sacct(a, alpha, cluster="alpha")
+        review(a, None, week)
+        land_registry(b, DEMO / "registry.csv")
+        land_progress(b, DEMO / "progress.jsonl")
+        review(b, None, week)
+        first.close()
+        with pytest.raises(LedgerConflict):
+            second.close()
+    with Ledger.open(team) as b, b.transaction():  # b retried
+        land_registry(b, DEMO / "registry.csv")
+        land_progress(b, DEMO / "progress.jsonl")
+        retried = review(b, None, week).totals
+    with Ledger.open(tmp_path / "sequential.duckdb") as file:
+        with file.transaction():
+            land_sacct(file, _beta_file(tmp_path), cluster="beta")
+            review(file, None, week)
+        with file.transaction():
+            land_sacct(file, alpha, cluster="alpha")
+            review(file, None, week)
+        with file.transaction():
+            land_registry(file, DEMO / "registry.csv")
+            land_progress(file, DEMO / "progress.jsonl")
+            assert review(file, None, week).totals == retried
+        expected = _copies(file)
+    assert expected  # the demo's registry names W45's jobs
+    with Ledger.open(team) as book:
+        assert _copies(book) == expected
