@@ -105,7 +105,8 @@ class LedgerSchema:
                 self._create_schema_version()
                 done = set()
             known = migrations()
-            newer = sorted(v for v in done if v > max(v for v, _, _ in known))
+            latest = max(version for version, _, _ in known)
+            newer = sorted(v for v in done if v > latest)
             if newer:
                 # An older trainbudget would write a newer ledger without what its migrations
                 # keep in step (019: a replaced line's copy in tracked_lines).
