@@ -15,5 +15,6 @@ CREATE OR REPLACE TEMP TABLE job_splits (
     resumed_from_step    BIGINT,
     high_water_step      BIGINT,
     last_checkpoint_step BIGINT,
-    max_step             BIGINT
+    max_step             BIGINT,
+    restart_s            BIGINT  -- timelines.restart_seconds (the goodput stretches)
 );

@@ -4,7 +4,8 @@
 INSERT INTO job_splits
 SELECT a.alloc_id, c.useful_s, c.recovery_s, c.lost_s, c.unverified_s, c.flags,
        c.recovery_caused_by, c.app_start, c.app_end, c.app_elapsed_seconds,
-       c.resumed_from_step, c.high_water_step, c.last_checkpoint_step, c.max_step
+       c.resumed_from_step, c.high_water_step, c.last_checkpoint_step, c.max_step,
+       c.restart_s
 FROM allocations a
 JOIN tracked_splits c
   ON c.cluster = a.cluster AND c.job_id = a.job_id

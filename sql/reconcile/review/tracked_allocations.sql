@@ -5,8 +5,8 @@
 --      with the fingerprint of their events
 --      (event_count, event_source_max: the events of their job id and JobIDRaw) and, where
 --      tracked_splits holds a split computed from the same allocation fields, events and
---      tolerance, its high_water_in, previous_in and tracked_json (split_cache.py checks the
---      chain's state before reusing it).
+--      tolerance (and with the restart of migration 020), its high_water_in, previous_in and
+--      tracked_json (split_cache.py checks the chain's state before reusing it).
 WITH ev AS (
     SELECT job_id, count(*) AS n, max(source_id) AS src FROM progress_events GROUP BY job_id
 ), pa AS (
@@ -44,4 +44,5 @@ LEFT JOIN tracked_splits c
  AND c.tolerance_s = $tolerance_s
  AND c.event_count = fp.event_count
  AND c.event_source_max IS NOT DISTINCT FROM fp.event_source_max
+ AND c.restart_s IS NOT NULL  -- stored before migration 020: split again
 ORDER BY fp.start_time, fp.alloc_id;

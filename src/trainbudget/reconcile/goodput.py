@@ -16,7 +16,6 @@ ETTR (Kokolis et al. 2024) = productive ÷ allocated GPU-seconds of the main-run
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,6 @@ from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
     from trainbudget.reconcile.relations import Session
-    from trainbudget.reconcile.timelines import TrackedJob
 
 # cause → the accounting class it is a part of.
 CAUSES: dict[str, str] = {
@@ -80,65 +78,10 @@ class GoodputWeek:
         }
 
 
-def restart_seconds(job: TrackedJob) -> int:
-    """Allocation start → first step beyond the resumed one, within the job's recovery (s)."""
-    t = job.timeline
-    if job.split.recovery_s == 0:
-        return 0
-    new = [s for s, step in (*t.steps, *t.accepted_checkpoints) if step > t.resumed_from_step]
-    if not new:
-        return job.split.recovery_s
-    return min(max(0, min(new) - t.start_s), job.split.recovery_s)
-
-
-def goodput_stretch_rows(
-    tracked: list[TrackedJob], writes: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Rows of `goodput_stretches`: each job's restart and its blocking checkpoint writes.
-
-    A write counts where its event falls in the job's useful stretch (t0 + recovery, t0 +
-    recovery + useful]; it ends at the event and is cut where it would reach back before the
-    stretch or into the previous write. Writes in the recovery or lost stretch stay there.
-    """
-    by_job: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for w in writes:
-        by_job[w["job_id"]].append(w)
-    rows: list[dict[str, Any]] = []
-    for job in tracked:
-        t0, s = job.timeline.start_s, job.split
-        restart = restart_seconds(job)
-        if restart:
-            rows.append(
-                {"alloc_id": job.alloc_id, "cause": "restart", "start_s": t0, "end_s": t0 + restart}
-            )
-        low, high = t0 + s.recovery_s, t0 + s.recovery_s + s.useful_s
-        cursor = low
-        for w in sorted(by_job.get(job.job_id, ()), key=lambda w: w["t"]):
-            if not low < w["t"] <= high:
-                continue
-            begin = max(cursor, w["t"] - w["write_s"])
-            if begin < w["t"]:
-                rows.append(
-                    {
-                        "alloc_id": job.alloc_id,
-                        "cause": "checkpoint_writes",
-                        "start_s": begin,
-                        "end_s": w["t"],
-                    }
-                )
-                cursor = w["t"]
-    return rows
-
-
-def campaign_goodput(
-    session: Session, tracked: list[TrackedJob], campaign: str | None
-) -> tuple[GoodputWeek, ...]:
+def campaign_goodput(session: Session, campaign: str | None) -> tuple[GoodputWeek, ...]:
     """The main run's goodput per week over the review's job_accounting (relations.py)."""
-    session.build("goodput_stretches")
-    session.fill(
-        "goodput_stretches",
-        goodput_stretch_rows(tracked, session.records("reconcile/review/checkpoint_write_events")),
-    )
+    session.build("measured_writes")
+    session.build("goodput_stretches")  # the restarts and the blocking checkpoint writes
     weeks = []
     for r in session.records("reconcile/review/goodput_by_week"):
         causes = {

@@ -182,7 +182,7 @@ def _review(
             row["allocated"] = row["allocated"] + earlier
     # The main run (reconcile/goodput.py: main-class jobs and the retry jobs of their
     # experiment) to the end of the reviewed week: f, ETTR and goodput share that one scope.
-    goodput = campaign_goodput(session, tracked, plan.campaign if plan else None)
+    goodput = campaign_goodput(session, plan.campaign if plan else None)
     if week_end is not None:
         goodput = up_to(goodput, week_name(week_end - timedelta(days=7), cluster_tz))
     to_date = total(goodput, None)

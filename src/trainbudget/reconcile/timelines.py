@@ -95,10 +95,8 @@ def split_chains(
                 continue
             job = _split_one(alloc, own, chain, high_water[chain], previous, tolerance_s)
         tracked.append(job)
-        timeline = job.timeline
-        reached = [s for _, s in (*timeline.steps, *timeline.accepted_checkpoints)]
-        if reached:
-            high_water[chain] = max(high_water[chain], *reached)
+        if job.max_step is not None:  # the furthest step or accepted checkpoint it reached
+            high_water[chain] = max(high_water[chain], job.max_step)
         previous[chain] = alloc["job_id"]
     return tracked
 
@@ -188,6 +186,18 @@ def job_split_rows(tracked: list[TrackedJob]) -> list[dict[str, Any]]:
                 "high_water_step": t.high_water_step,
                 "last_checkpoint_step": job.last_checkpoint_step,
                 "max_step": job.max_step,
+                "restart_s": restart_seconds(job),
             }
         )
     return rows
+
+
+def restart_seconds(job: TrackedJob) -> int:
+    """Allocation start → first step beyond the resumed one, within the job's recovery (s)."""
+    t = job.timeline
+    if job.split.recovery_s == 0:
+        return 0
+    new = [s for s, step in (*t.steps, *t.accepted_checkpoints) if step > t.resumed_from_step]
+    if not new:
+        return job.split.recovery_s
+    return min(max(0, min(new) - t.start_s), job.split.recovery_s)

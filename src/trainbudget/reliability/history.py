@@ -13,9 +13,8 @@ from decimal import Decimal
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.goodput import restart_seconds
 from trainbudget.reconcile.relations import Session, build_allocations
-from trainbudget.reconcile.timelines import split_tracked_jobs
+from trainbudget.reconcile.timelines import restart_seconds, split_tracked_jobs
 from trainbudget.reliability.interruptions import is_interruption
 
 if TYPE_CHECKING:
@@ -132,9 +131,10 @@ def load_history(ledger: Ledger, cluster: str | None, tolerance_s: int = 300) ->
         if j.alloc_id in in_scope and j.timeline.resumed_from_step > 0 and j.split.recovery_s
     )
     job_ids = {e.job_id for e in exposures}
+    session.build("measured_writes")
     writes = tuple(
         int(w["write_s"])
-        for w in ledger.records("reconcile/review/checkpoint_write_events")
+        for w in session.records("reconcile/review/checkpoint_write_events")
         if w["job_id"] in job_ids
     )
     pilots = tuple(

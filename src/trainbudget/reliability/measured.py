@@ -14,7 +14,8 @@ from decimal import Decimal
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.goodput import restart_seconds, total
+from trainbudget.reconcile.goodput import total
+from trainbudget.reconcile.timelines import restart_seconds
 from trainbudget.reliability.interruptions import is_interruption
 
 if TYPE_CHECKING:

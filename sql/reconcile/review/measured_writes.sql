@@ -1,0 +1,12 @@
+-- in: progress_events   params: none
+-- out: temp table measured_writes(job_id, t, write_s): t the epoch second a checkpoint event
+--      was logged, write_s the blocking seconds of its write, for each checkpoint event that
+--      carries the optional field `write_seconds` (docs/goodput.md); an event without it, or
+--      with a value that is not a non-negative number, has no measured write. Whole seconds,
+--      rounded up (a write is never shortened).
+CREATE OR REPLACE TEMP TABLE measured_writes AS
+SELECT DISTINCT job_id, CAST(floor(epoch(event_time)) AS BIGINT) AS t,
+       CAST(ceil(TRY_CAST(raw_json ->> 'write_seconds' AS DOUBLE)) AS BIGINT) AS write_s
+FROM progress_events
+WHERE event = 'checkpoint'
+  AND TRY_CAST(raw_json ->> 'write_seconds' AS DOUBLE) >= 0;
