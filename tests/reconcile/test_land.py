@@ -57,6 +57,9 @@ BAD_TEXT = [
      'ElapsedRaw: not a whole number of seconds: "1_000"'),
     ("ElapsedRaw with a sign", sacct_line("511", elapsed_raw="+5"),
      'ElapsedRaw: not a whole number of seconds: "+5"'),
+    # Start + this many seconds is past DuckDB's timestamp range (found by the property below).
+    ("ElapsedRaw past the calendar", sacct_line("512", elapsed_raw="9222000000000"),
+     f"elapsed_seconds: must be at most {366 * 86400}, found 9222000000000"),  # a leap year
 ]  # fmt: skip
 
 

@@ -236,3 +236,21 @@ def test_a_late_job_joins_its_chain_and_resplits_the_later_jobs(tmp_path: Path) 
             inputs = _inputs("2026-W49", [drop["sacct"]], drop.get("registry"), drop["progress"])
             land_records(fresh, prepare_week(inputs))
         assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == _figures(result)
+
+
+def test_a_split_stored_without_its_restart_is_split_again(tmp_path: Path) -> None:
+    """Splits stored before migration 020 have no restart_s: the next review splits them again
+    and stores it. Restart = allocation start → first step past the resumed one, within the
+    recovery: 201 none (fresh start), 202 10:00 → 10:30 (step 300) 0.5 h, 204 22:00 → 23:00
+    (step 550) 1 h, 203 10:00 → 11:00 (step 800) 1 h."""
+    drops = _weeks(tmp_path)
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        first = _figures(_week_by_week(tmp_path, book, drops))
+        before = _computed(book)
+        book.con.execute("UPDATE tracked_splits SET restart_s = NULL")
+        again = _figures(reconcile(book, _inputs("2026-W49", []), None))
+        after = _computed(book)
+        restart = dict(book.con.execute("SELECT job_id, restart_s FROM tracked_splits").fetchall())
+    assert restart == {"201": 0, "202": H // 2, "203": H, "204": H}
+    assert all(after[job] != before[job] for job in before)
+    assert again == first
