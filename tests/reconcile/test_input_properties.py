@@ -61,6 +61,8 @@ def _rows(ledger, table: str) -> int:
 @given(lines=st.lists(_LINE, min_size=1, max_size=5))
 @example(lines=['{"job_id": "1", "time": "2026-11-23T01:00:00Z", "event": "step", "step": -1}'])
 @example(lines=['{"job_id": "1", "time": "2026-11-23T01:00:00Z", "event": "step", "step": 1e400}'])
+@example(lines=["\x1f"])  # whitespace to Python's str.strip, not to JSON: a line, quarantined
+@example(lines=["\t", " \t "])  # JSON whitespace only: blank lines, skipped
 def test_any_progress_line_lands_in_range_or_is_quarantined(ledger, tmp_path: Path, lines) -> None:
     path = tmp_path / "progress.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -73,7 +75,8 @@ def test_any_progress_line_lands_in_range_or_is_quarantined(ledger, tmp_path: Pa
         return
     if landed.already_landed:
         return
-    content = [line for line in lines if line.strip()]
+    # Blank is RFC 8259's whitespace (space, tab, CR), not Python's wider str.isspace.
+    content = [line for line in lines if line.strip(" \t\r")]
     assert landed.rows_landed + landed.rows_quarantined == len(content)
     negative = ledger.con.execute(
         "SELECT count(*) FROM progress_events WHERE step < 0 OR resumed_from_step < 0"

@@ -8,7 +8,9 @@ WITH lines AS (
         SELECT unnest(lines) AS line, generate_subscripts(lines, 1) AS lineno
         FROM (SELECT string_split(content, chr(10)) AS lines FROM read_text($path))
     )
-    WHERE trim(line) <> ''
+    -- Blank means JSON's own whitespace only (RFC 8259: space, tab, CR); any other line is
+    -- a line, and one that is not a JSON object is quarantined.
+    WHERE trim(line, ' ' || chr(9) || chr(13)) <> ''
 ), docs AS (
     SELECT lineno, line, TRY_CAST(line AS JSON) AS doc FROM lines
 ), keys AS (

@@ -19,6 +19,8 @@ from trainbudget.base.errors import InputError
 BIGINT_MAX = 2**63 - 1  # the ledger's BIGINT columns (step, size_bytes)
 _TRUE = {"true", "yes", "1", "y", "t"}
 _FALSE = {"false", "no", "0", "n", "f"}
+# A blank JSONL line holds JSON's own whitespace only (RFC 8259); the progress loader agrees.
+_JSON_WHITESPACE = " \t\r\n"
 
 
 def read_bool(value: Any, field: str) -> bool | None:
@@ -131,7 +133,7 @@ def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
     records = []
     with path.open(encoding="utf-8") as handle:
         for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
+            if not line.strip(_JSON_WHITESPACE):
                 continue
             try:
                 value = orjson.loads(line)
