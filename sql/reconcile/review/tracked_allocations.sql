@@ -5,8 +5,8 @@
 --      with the fingerprint of their events
 --      (event_count, event_source_max: the events of their job id and JobIDRaw) and, where
 --      tracked_splits holds a split computed from the same allocation fields, events and
---      tolerance (and with the restart of migration 020), its high_water_in, previous_in and
---      tracked_json (split_cache.py checks the chain's state before reusing it).
+--      tolerance (and with the restart of migration 020), its high_water_in, previous_in,
+--      max_step and tracked_json (split_cache.py checks the chain's state before reusing it).
 WITH ev AS (
     SELECT job_id, count(*) AS n, max(source_id) AS src FROM progress_events GROUP BY job_id
 ), pa AS (
@@ -30,7 +30,7 @@ WITH ev AS (
 SELECT fp.alloc_id, fp.cluster, fp.job_id, fp.job_id_raw, fp.gpus, fp.state,
        fp.elapsed_seconds, fp.start_s, fp.experiment_id, fp.work_class, fp.result_valid,
        fp.event_count, fp.event_source_max,
-       c.high_water_in, c.previous_in, c.tracked_json
+       c.high_water_in, c.previous_in, c.max_step, c.tracked_json
 FROM fp
 LEFT JOIN tracked_splits c
   ON c.cluster = fp.cluster AND c.job_id = fp.job_id AND c.start_s = fp.start_s

@@ -177,6 +177,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/summarize/week_tracked_alloc_ids",
                 "reconcile/review/job_splits_stored",
                 "reconcile/review/goodput_stretches",
+                "reliability/calibrate/main_run_jobs",
             ),
             filled_by="reconcile.timelines.job_split_rows",
         ),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -20,6 +21,7 @@ import orjson
 from trainbudget.base.collector import collector_paused
 from trainbudget.reconcile.accounting import JobTimeline, Split
 from trainbudget.reconcile.timelines import (
+    Detail,
     TrackedJob,
     candidates_by_job_id,
     chain_key,
@@ -86,7 +88,9 @@ def _split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
         row = stored.get(alloc["alloc_id"])
         if row is None or row["high_water_in"] != high_water or row["previous_in"] != prev:
             return None
-        return _decode(row["tracked_json"], alloc["alloc_id"], alloc["job_id"], chain)
+        # Decoded only when read: the walk needs the stored max_step alone.
+        load = partial(_decode, row["tracked_json"])
+        return TrackedJob.stored(alloc["alloc_id"], alloc["job_id"], chain, row["max_step"], load)
 
     fetch(needed)
     inputs: dict[int, tuple[int, str | None]] = {}
@@ -194,8 +198,9 @@ def _encode(job: TrackedJob) -> str:
     ).decode()
 
 
-def _decode(text: str, alloc_id: int, job_id: str, chain: str) -> TrackedJob:
-    t, s, caused_by, max_step, last_checkpoint = orjson.loads(text)
+def _decode(text: str) -> Detail:
+    """A stored split's timeline, split, cause and last checkpoint (the inverse of _encode)."""
+    t, s, caused_by, _max_step, last_checkpoint = orjson.loads(text)
     timeline = JobTimeline(
         *t[:8],
         steps=tuple(map(tuple, t[8])),
@@ -203,16 +208,7 @@ def _decode(text: str, alloc_id: int, job_id: str, chain: str) -> TrackedJob:
         app_start_s=t[10],
         app_end_s=t[11],
     )
-    return TrackedJob(
-        alloc_id=alloc_id,
-        job_id=job_id,
-        timeline=timeline,
-        split=Split(*s[:4], tuple(s[4])),
-        chain=chain,
-        recovery_caused_by=caused_by,
-        max_step=max_step,
-        last_checkpoint_step=last_checkpoint,
-    )
+    return timeline, Split(*s[:4], tuple(s[4])), caused_by, last_checkpoint
 
 
 def fill_job_splits(session: Session, tracked: list[TrackedJob]) -> None:

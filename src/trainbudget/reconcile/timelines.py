@@ -11,24 +11,82 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from trainbudget.reconcile.accounting import JobTimeline, Split, clock_disagrees, split_job
 
+Detail = tuple[JobTimeline, Split, str | None, int | None]
 
-@dataclass(frozen=True)
+
 class TrackedJob:
-    """A job with progress: its split and what the diagnosis needs to explain it."""
+    """A job with progress: its split and what the diagnosis needs to explain it.
 
-    alloc_id: int
-    job_id: str
-    timeline: JobTimeline
-    split: Split
-    chain: str
-    recovery_caused_by: str | None
-    max_step: int | None
-    last_checkpoint_step: int | None
+    alloc_id, job_id, chain and max_step (what the chain walk reads) are plain values; the
+    timeline, split, recovery_caused_by and last_checkpoint_step may come from `load`, run on
+    first use: a review reuses tens of thousands of stored splits and reads few of them whole.
+    """
+
+    __slots__ = ("_detail", "_load", "alloc_id", "chain", "job_id", "max_step")
+
+    def __init__(
+        self,
+        alloc_id: int,
+        job_id: str,
+        timeline: JobTimeline,
+        split: Split,
+        chain: str,
+        recovery_caused_by: str | None,
+        max_step: int | None,
+        last_checkpoint_step: int | None,
+    ) -> None:
+        self.alloc_id, self.job_id, self.chain, self.max_step = alloc_id, job_id, chain, max_step
+        self._detail: Detail | None = (timeline, split, recovery_caused_by, last_checkpoint_step)
+        self._load: Callable[[], Detail] | None = None
+
+    @classmethod
+    def stored(
+        cls, alloc_id: int, job_id: str, chain: str, max_step: int | None,
+        load: Callable[[], Detail],
+    ) -> TrackedJob:  # fmt: skip
+        """A job whose timeline, split, cause and last checkpoint `load` gives when first read."""
+        job = cls.__new__(cls)
+        job.alloc_id, job.job_id, job.chain, job.max_step = alloc_id, job_id, chain, max_step
+        job._detail, job._load = None, load
+        return job
+
+    def _details(self) -> Detail:
+        if self._detail is None:
+            assert self._load is not None
+            self._detail, self._load = self._load(), None
+        return self._detail
+
+    @property
+    def timeline(self) -> JobTimeline:
+        return self._details()[0]
+
+    @property
+    def split(self) -> Split:
+        return self._details()[1]
+
+    @property
+    def recovery_caused_by(self) -> str | None:
+        return self._details()[2]
+
+    @property
+    def last_checkpoint_step(self) -> int | None:
+        return self._details()[3]
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.alloc_id, self.job_id, self.chain, self.max_step, *self._details())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TrackedJob) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"TrackedJob{self._key()!r}"
 
 
 def split_tracked_jobs(

@@ -15,7 +15,6 @@ from statistics import median
 from typing import TYPE_CHECKING, Any
 
 from trainbudget.reconcile.goodput import total
-from trainbudget.reconcile.timelines import restart_seconds
 from trainbudget.reliability.interruptions import is_interruption
 
 if TYPE_CHECKING:
@@ -59,17 +58,12 @@ def store_measured(ledger: Ledger, campaign: str, week: str | None, review: Revi
     jobs = ledger.records("reliability/calibrate/main_run_jobs")
     if not jobs:
         return
-    main = {j["alloc_id"] for j in jobs}
     by_cluster: Counter[str] = Counter()
     by_gpus: Counter[int] = Counter()
     for j in jobs:
         by_cluster[j["cluster"]] += j["gpu_seconds"]
         by_gpus[j["gpus"]] += j["gpu_seconds"]
-    restarts = [
-        restart_seconds(t)
-        for t in review.tracked
-        if t.alloc_id in main and t.timeline.resumed_from_step > 0 and t.split.recovery_s
-    ]
+    restarts = [int(j["restart_s"]) for j in jobs if j["restart_s"] is not None]
     to_date = total(review.goodput, campaign, week)
     ledger.execute(
         "reliability/calibrate/measured_upsert",
