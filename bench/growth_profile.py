@@ -11,7 +11,10 @@ Writes bench/results/growth_profile.json. Usage: python bench/growth_profile.py
 seconds add up); or --ledger L --first W --last W to profile a copy of a ledger grown before
 (--weeks and --lines then only label the result). With --landing it profiles weekly runs
 instead (landing and review): the last week's files landed onto a copy of the ledger as it
-was before them, against the first week's onto an empty ledger.
+was before them, against the first week's onto an empty ledger. With --baseline SRC (another
+checkout's src/, e.g. a `git worktree` of the code before a change) every profiled run is made
+through that code too, the two alternating, so a before/after pair of each query is measured
+in one sitting on the same ledger; its figures are under "baseline".
 """
 
 from __future__ import annotations
@@ -66,12 +69,16 @@ sys.stderr.write("PROFILE=" + orjson.dumps({"wall_s": total_w, "cpu_s": total_c,
 
 
 def _profile(
-    ledger: Path, week: str, threads: int | None = None, inputs: list[str] | None = None
-) -> dict:
-    """One profiled `reconcile --week W --json`, landing `inputs` (--sacct … flags) first."""
+    ledger: Path, week: str, threads: int | None = None, inputs: list[str] | None = None,
+    src: Path | None = None,
+) -> dict:  # fmt: skip
+    """One profiled `reconcile --week W --json`, landing `inputs` (--sacct … flags) first,
+    through the code in `src` when given (else the installed trainbudget)."""
     argv = [sys.executable, "-c", PROFILE, "reconcile", "--ledger", str(ledger), "--week", week,
             "--json", *(inputs or [])]  # fmt: skip
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src.resolve())
     if threads:
         env["GROWTH_PROFILE_THREADS"] = str(threads)
     done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
@@ -105,6 +112,7 @@ def main() -> None:
     parser.add_argument("--first", help="with --ledger: the first week (2026-W02)")
     parser.add_argument("--last", help="with --ledger: the last week")
     parser.add_argument("--landing", action="store_true", help="profile weekly runs, not reviews")
+    parser.add_argument("--baseline", type=Path, help="another checkout's src/, run alternately")
     args = parser.parse_args()
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,41 +143,55 @@ def main() -> None:
                  *inputs[-1], "--week", names[-1], "--json"],
                 stdout=subprocess.DEVNULL, env=env, check=True,
             )  # fmt: skip
-        runs: dict[str, list[dict]] = {names[0]: [], names[-1]: []}
-        for _ in range(args.rounds):
-            for week in runs:
-                if args.landing:  # a fresh copy each run: landing writes the ledger
-                    target = folder / "run.duckdb"
-                    for stale in (target, folder / "run.duckdb.wal"):
-                        stale.unlink(missing_ok=True)
-                    if week != names[0]:
-                        shutil.copyfile(folder / "before_last.duckdb", target)
-                    files = inputs[0] if week == names[0] else inputs[-1]
-                    runs[week].append(_profile(target, week, args.threads, files))
-                else:
-                    runs[week].append(_profile(ledger, week, args.threads))
-    first, last = (_medians(runs[w]) for w in (names[0], names[-1]))
+        codes = {"this": None} | ({} if args.baseline is None else {"baseline": args.baseline})
+        runs = {(c, w): [] for c in codes for w in (names[0], names[-1])}
+        for round_ in range(args.rounds):
+            # Alternate which code goes first, as bench/ledger_growth.py does.
+            for code in list(codes)[:: -1 if round_ % 2 else 1]:
+                for week in (names[0], names[-1]):
+                    if args.landing:  # a fresh copy each run: landing writes the ledger
+                        target = folder / "run.duckdb"
+                        for stale in (target, folder / "run.duckdb.wal"):
+                            stale.unlink(missing_ok=True)
+                        if week != names[0]:
+                            shutil.copyfile(folder / "before_last.duckdb", target)
+                        files = inputs[0] if week == names[0] else inputs[-1]
+                    else:
+                        target, files = ledger, None
+                    runs[code, week].append(
+                        _profile(target, week, args.threads, files, codes[code])
+                    )
+    result = _growth(runs, "this", names)
+    if args.baseline is not None:
+        result["baseline"] = {"src": str(args.baseline), **_growth(runs, "baseline", names)}
+    print(write_result(args.name, {
+        "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
+        "threads": args.threads, "ledger": str(args.ledger) if args.ledger else None,
+        "landing": args.landing, **result,
+        "note": ("weekly runs: the last week landed onto the ledger before it, the first onto an "
+                 "empty one" if args.landing else "re-reviews of landed weeks (nothing new "
+                 "landed)") + "; 2 shared cores, loads noted",
+    }))  # fmt: skip
+
+
+def _growth(runs: dict[tuple[str, str], list[dict]], code: str, names: list[str]) -> dict:
+    """One code's first and last week (medians) and what grew between them, query by query."""
+    first, last = (_medians(runs[code, w]) for w in (names[0], names[-1]))
     growth = {
         n: round(last["queries"][n][1] - first["queries"].get(n, [0, 0])[1], 3)
         for n in last["queries"]
     }
     growth = dict(sorted(growth.items(), key=lambda kv: -kv[1])[:15])
-    print(f"first {names[0]}: {first['wall_s']} s wall, {first['cpu_s']} CPU-s; "
+    print(f"{code}: first {names[0]}: {first['wall_s']} s wall, {first['cpu_s']} CPU-s; "
           f"last {names[-1]}: {last['wall_s']} s wall, {last['cpu_s']} CPU-s")  # fmt: skip
     for name, delta in growth.items():
         print(f"  {delta:+7.3f} CPU-s  {name}")
-    print(write_result(args.name, {
-        "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
-        "threads": args.threads, "ledger": str(args.ledger) if args.ledger else None,
-        "landing": args.landing,
+    return {
         "first_week": {"week": names[0], **first}, "last_week": {"week": names[-1], **last},
         "cpu_growth_by_query_s": growth,
         "python_outside_sql_cpu_s": {"first": round(first["cpu_s"] - first["sql_cpu_s"], 3),
                                      "last": round(last["cpu_s"] - last["sql_cpu_s"], 3)},
-        "note": ("weekly runs: the last week landed onto the ledger before it, the first onto an "
-                 "empty one" if args.landing else "re-reviews of landed weeks (nothing new "
-                 "landed)") + "; 2 shared cores, loads noted",
-    }))  # fmt: skip
+    }  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -204,8 +204,10 @@ def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, 
 
     resumes, total = [], 0
     for job in tracked:
+        if job.alloc_id not in in_week:  # before .timeline: an earlier week's stays unread
+            continue
         t = job.timeline
-        if job.alloc_id not in in_week or not (job.split.recovery_s or t.resumed_from_step):
+        if not (job.split.recovery_s or t.resumed_from_step):
             continue
         cause = by_job.get(job.recovery_caused_by or "")
         seconds = job.split.recovery_s * t.gpus
