@@ -73,19 +73,22 @@ def test_registry_yaml_that_does_not_parse_is_one_error_line(ledger, tmp_path: P
 def test_both_jsonl_loaders_skip_only_json_whitespace(ledger, tmp_path: Path) -> None:
     # RFC 8259 whitespace (space, tab, CR) makes a blank line; U+001F is whitespace to
     # Python's str.strip but not to JSON, so that line is a line and is quarantined by both.
+    # A line ends at LF alone: a lone CR is JSON whitespace inside the fourth line's object.
     blank_and_odd = " \t \n\x1f\n"
     progress = tmp_path / "progress.jsonl"
     progress.write_text(
-        '{"job_id": "1", "time": "2026-11-23T01:00:00Z", "event": "start"}\n' + blank_and_odd,
-        encoding="utf-8",
-    )
+        '{"job_id": "1", "time": "2026-11-23T01:00:00Z", "event": "start"}\n' + blank_and_odd
+        + '{"job_id": "1",\r"time": "2026-11-23T02:00:00Z", "event": "step", "step": 5}\n',
+        encoding="utf-8", newline="",
+    )  # fmt: skip
     registry = tmp_path / "registry.jsonl"
     registry.write_text(
-        '{"job_id": "1", "experiment_id": "e", "work_class": "main"}\n' + blank_and_odd,
-        encoding="utf-8",
-    )
+        '{"job_id": "1", "experiment_id": "e", "work_class": "main"}\n' + blank_and_odd
+        + '{"job_id": "2",\r"experiment_id": "e", "work_class": "main"}\n',
+        encoding="utf-8", newline="",
+    )  # fmt: skip
     for landed in (land_progress(ledger, progress), land_registry(ledger, registry)):
-        assert (landed.rows_landed, landed.rows_quarantined) == (1, 1)
+        assert (landed.rows_landed, landed.rows_quarantined) == (2, 1)
     reasons = ledger.con.execute("SELECT source_line, reason FROM quarantine").fetchall()
     assert reasons == [(3, "not a JSON object")] * 2
 

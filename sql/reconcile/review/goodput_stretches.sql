@@ -7,8 +7,7 @@
 --      the useful stretch (t0 + recovery, t0 + recovery + useful]: a measured write of the
 --      job id (measured_writes.sql) ends at its event and is cut where it would reach back
 --      before the stretch or into the previous write of the job's stretch. Two writes logged
---      in one second count once: the longer (the later of the two reaches back no further
---      than that second).
+--      in one second count once, as the longer of the two.
 CREATE OR REPLACE TEMP TABLE goodput_stretches AS
 WITH jobs AS (
     SELECT s.alloc_id, a.job_id, CAST(epoch(a.start_time) AS BIGINT) AS t0,

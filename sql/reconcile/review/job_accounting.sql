@@ -9,7 +9,8 @@
 --      then useful, then the lost or unverified tail), so the parts sum to the week's
 --      allocation exactly; flag 'split-across-weeks'. to_date_* are the parts before
 --      week_end (campaign to date); job_allocated_gpu_seconds the whole allocation and
---      job_*_seconds its classes' wall seconds (accounting_by_week.sql splits those).
+--      job_*_seconds its classes' wall seconds (accounting_by_week.sql splits those);
+--      restart_s the tracked job's restart (job_splits, migration 020; NULL untracked).
 --      The same (job id, submit time) under two cluster names is flagged
 --      'probable-double-count', with the cluster names in double_count_clusters.
 CREATE OR REPLACE TEMP TABLE job_accounting AS
@@ -28,6 +29,7 @@ WITH twins AS (
            s.useful_s, s.recovery_s, s.lost_s, s.unverified_s, s.flags AS split_flags,
            s.recovery_caused_by, s.app_start, s.app_end, s.app_elapsed_seconds,
            s.resumed_from_step, s.high_water_step, s.last_checkpoint_step, s.max_step,
+           s.restart_s,
            t.clusters AS double_count_clusters,
            CAST(epoch(coalesce(a.start_time, a.submit_time)) AS BIGINT) AS t0,
            coalesce(s.recovery_s, 0) AS r_s,
@@ -87,7 +89,7 @@ SELECT alloc_id, cluster, job_id, job_id_raw, array_job_id, het_job_id, name, ac
                              AND (t0 < ws OR t0 + elapsed_seconds > we)
                         THEN ['split-across-weeks'] ELSE [] END) AS flags,
        recovery_caused_by, app_start, app_end, app_elapsed_seconds,
-       resumed_from_step, high_water_step, last_checkpoint_step, max_step,
+       resumed_from_step, high_water_step, last_checkpoint_step, max_step, restart_s,
        in_week, to_date,
        allocated_gpu_seconds AS job_allocated_gpu_seconds,
        w_all AS week_elapsed_seconds,

@@ -1,15 +1,15 @@
--- in: job_accounting, job_splits (reconcile/relations.py)   params: none
+-- in: job_accounting (reconcile/relations.py)   params: none
 -- out: the main run's allocations to the reviewed week's end (main-class jobs and the
 --      retry-class jobs of an experiment with a main-class job, as goodput_by_week.sql):
 --      alloc_id, cluster, gpus, state, diagnosed_cause, seconds at risk, GPU-seconds, and
---      restart_s for a job resumed from a step with recovery (its restart, migration 020;
---      NULL otherwise).
+--      restart_s for a job resumed from a step with recovery (its restart: job_splits'
+--      restart_s, migration 020, carried by job_accounting; NULL otherwise).
 SELECT a.alloc_id, a.cluster, a.gpus, a.state, a.diagnosed_cause,
        a.to_date_allocated_gpu_seconds // greatest(a.gpus, 1) AS seconds_at_risk,
        a.to_date_allocated_gpu_seconds AS gpu_seconds,
-       CASE WHEN a.resumed_from_step > 0 AND s.recovery_s > 0 THEN s.restart_s END AS restart_s
+       CASE WHEN a.resumed_from_step > 0 AND a.job_recovery_seconds > 0 THEN a.restart_s END
+           AS restart_s
 FROM job_accounting a
-LEFT JOIN job_splits s USING (alloc_id)
 WHERE a.to_date AND a.start_time IS NOT NULL
   AND (a.work_class = 'main'
        OR (a.work_class = 'retry' AND a.experiment_id IN (

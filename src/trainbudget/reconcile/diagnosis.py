@@ -189,18 +189,19 @@ def failures_finding(groups: list[dict[str, Any]]) -> dict[str, Any]:
 def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, Any]:
     """Step 3: each resumed job — steps recomputed, recovery hours, the interruption to blame."""
     by_job = {t.job_id: t for t in tracked}
-    chains: dict[str, list[TrackedJob]] = {}
+    unread: dict[str, list[TrackedJob]] = {}
     for job in tracked:
-        chains.setdefault(job.chain, []).append(job)
-    checkpoints: dict[str, set[int]] = {}
+        unread.setdefault(job.chain, []).append(job)
+    seen: dict[str, set[int]] = {}
 
-    def accepted(chain: str) -> set[int]:
-        """Every accepted checkpoint step of `chain`, read only when a resume asks (a stored
-        split decodes its timeline when read: split_cache.py)."""
-        if chain not in checkpoints:
-            steps = (s for j in chains[chain] for _, s in j.timeline.accepted_checkpoints)
-            checkpoints[chain] = set(steps)
-        return checkpoints[chain]
+    def accepted(chain: str, step: int) -> bool:
+        """Whether a job of `chain` accepted a checkpoint at `step`: its jobs are read from the
+        last back and only until one has it (a stored split decodes when read, split_cache.py;
+        a resume names a recent checkpoint, so most of a long chain stays unread)."""
+        steps, jobs = seen.setdefault(chain, set()), unread[chain]
+        while step not in steps and jobs:
+            steps.update(s for _, s in jobs.pop().timeline.accepted_checkpoints)
+        return step in steps
 
     resumes, total = [], 0
     for job in tracked:
@@ -222,7 +223,7 @@ def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, 
                 "caused_by_job": job.recovery_caused_by,
                 "caused_by_state": cause.timeline.state if cause else None,
                 "resumed_from_accepted_checkpoint": t.resumed_from_step == 0
-                or t.resumed_from_step in accepted(job.chain),
+                or accepted(job.chain, t.resumed_from_step),
             }
         )
     unverified = [r["job_id"] for r in resumes if not r["resumed_from_accepted_checkpoint"]]

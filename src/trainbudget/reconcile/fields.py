@@ -131,7 +131,8 @@ def _csv_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
 
 def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
     records = []
-    with path.open(encoding="utf-8") as handle:
+    # Lines end at LF alone, as the progress loader splits them: a lone CR is inside a line.
+    with path.open(encoding="utf-8", newline="\n") as handle:
         for lineno, line in enumerate(handle, start=1):
             if not line.strip(_JSON_WHITESPACE):
                 continue
@@ -140,7 +141,7 @@ def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any] | str, str]]:
             except orjson.JSONDecodeError:
                 value = None
             record = value if isinstance(value, dict) else "not a JSON object"
-            records.append((lineno, record, line.rstrip("\n")))
+            records.append((lineno, record, line.rstrip("\r\n")))
     return records
 
 

@@ -36,7 +36,7 @@ _LINK = (
 )  # fmt: skip
 _SPLIT = (
     "flags", "recovery_caused_by", "app_start", "app_end", "app_elapsed_seconds",
-    "resumed_from_step", "high_water_step", "last_checkpoint_step", "max_step",
+    "resumed_from_step", "high_water_step", "last_checkpoint_step", "max_step", "restart_s",
 )  # fmt: skip
 
 _ACCOUNTING = (
@@ -171,13 +171,12 @@ RELATIONS: Mapping[str, Relation] = {
             "job_splits",
             "reconcile/review/job_splits",
             (),
-            ("alloc_id", "useful_s", "recovery_s", "lost_s", "unverified_s", *_SPLIT, "restart_s"),
+            ("alloc_id", "useful_s", "recovery_s", "lost_s", "unverified_s", *_SPLIT),
             (
                 "reconcile/review/job_accounting",
                 "reconcile/summarize/week_tracked_alloc_ids",
                 "reconcile/review/job_splits_stored",
                 "reconcile/review/goodput_stretches",
-                "reliability/calibrate/main_run_jobs",
             ),
             filled_by="reconcile.timelines.job_split_rows",
         ),
