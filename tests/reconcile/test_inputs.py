@@ -74,19 +74,17 @@ def test_both_jsonl_loaders_skip_only_json_whitespace(ledger, tmp_path: Path) ->
     # RFC 8259 whitespace (space, tab, CR) makes a blank line; U+001F is whitespace to
     # Python's str.strip but not to JSON, so that line is a line and is quarantined by both.
     # A line ends at LF alone: a lone CR is JSON whitespace inside the fourth line's object.
-    blank_and_odd = " \t \n\x1f\n"
-    progress = tmp_path / "progress.jsonl"
-    progress.write_text(
-        '{"job_id": "1", "time": "2026-11-23T01:00:00Z", "event": "start"}\n' + blank_and_odd
-        + '{"job_id": "1",\r"time": "2026-11-23T02:00:00Z", "event": "step", "step": 5}\n',
-        encoding="utf-8", newline="",
-    )  # fmt: skip
-    registry = tmp_path / "registry.jsonl"
-    registry.write_text(
-        '{"job_id": "1", "experiment_id": "e", "work_class": "main"}\n' + blank_and_odd
-        + '{"job_id": "2",\r"experiment_id": "e", "work_class": "main"}\n',
-        encoding="utf-8", newline="",
-    )  # fmt: skip
+    files = {}
+    for name, first, fourth in (
+        ("progress.jsonl", '"time": "2026-11-23T01:00:00Z", "event": "start"',
+         '"time": "2026-11-23T02:00:00Z", "event": "step", "step": 5'),
+        ("registry.jsonl", '"experiment_id": "e", "work_class": "main"',
+         '"experiment_id": "e", "work_class": "main"'),
+    ):  # fmt: skip
+        files[name] = tmp_path / name
+        text = f'{{"job_id": "1", {first}}}\n \t \n\x1f\n{{"job_id": "2",\r{fourth}}}\n'
+        files[name].write_text(text, encoding="utf-8", newline="")
+    progress, registry = files["progress.jsonl"], files["registry.jsonl"]
     for landed in (land_progress(ledger, progress), land_registry(ledger, registry)):
         assert (landed.rows_landed, landed.rows_quarantined) == (2, 1)
     reasons = ledger.con.execute("SELECT source_line, reason FROM quarantine").fetchall()
