@@ -15,6 +15,8 @@ from typing import Any
 
 from trainbudget.reconcile.accounting import JobTimeline, Split, clock_disagrees, split_job
 
+# A tracked job's timeline, split, recovery_caused_by and last_checkpoint_step: what a stored
+# split decodes to when first read (split_cache._decode).
 Detail = tuple[JobTimeline, Split, str | None, int | None]
 
 
@@ -55,6 +57,7 @@ class TrackedJob:
         return job
 
     def _details(self) -> Detail:
+        """The detail, loaded (once, then the loader dropped) on first use."""
         if self._detail is None:
             assert self._load is not None
             self._detail, self._load = self._load(), None
