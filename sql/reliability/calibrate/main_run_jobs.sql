@@ -4,15 +4,15 @@
 --      alloc_id, cluster, gpus, state, diagnosed_cause, seconds at risk, GPU-seconds, and
 --      restart_s for a job resumed from a step with recovery (its restart: job_splits'
 --      restart_s, migration 020, carried by job_accounting; NULL otherwise).
-SELECT a.alloc_id, a.cluster, a.gpus, a.state, a.diagnosed_cause,
-       a.to_date_allocated_gpu_seconds // greatest(a.gpus, 1) AS seconds_at_risk,
-       a.to_date_allocated_gpu_seconds AS gpu_seconds,
-       CASE WHEN a.resumed_from_step > 0 AND a.job_recovery_seconds > 0 THEN a.restart_s END
+SELECT alloc_id, cluster, gpus, state, diagnosed_cause,
+       to_date_allocated_gpu_seconds // greatest(gpus, 1) AS seconds_at_risk,
+       to_date_allocated_gpu_seconds AS gpu_seconds,
+       CASE WHEN resumed_from_step > 0 AND job_recovery_seconds > 0 THEN restart_s END
            AS restart_s
-FROM job_accounting a
-WHERE a.to_date AND a.start_time IS NOT NULL
-  AND (a.work_class = 'main'
-       OR (a.work_class = 'retry' AND a.experiment_id IN (
+FROM job_accounting
+WHERE to_date AND start_time IS NOT NULL
+  AND (work_class = 'main'
+       OR (work_class = 'retry' AND experiment_id IN (
            SELECT experiment_id FROM job_accounting
            WHERE work_class = 'main' AND experiment_id IS NOT NULL)))
-ORDER BY a.start_time, a.alloc_id;
+ORDER BY start_time, alloc_id;
