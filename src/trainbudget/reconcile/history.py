@@ -107,8 +107,10 @@ def newest_sacct_source(ledger: Ledger) -> list[int]:
 
 def covers_everything(ledger: Ledger, weeks: Bounds) -> bool:
     """Whether every landed line started (else was submitted) inside `weeks`."""
-    ((first, last),) = ledger.query("reconcile/history/time_span")
-    return first is None or (weeks[0] <= first and last < weeks[1])
+    ((outside,),) = ledger.query(
+        "reconcile/history/outside_weeks", week_start=weeks[0], week_end=weeks[1]
+    )
+    return not outside
 
 
 def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
