@@ -127,9 +127,19 @@ def _from_scratch(folder: Path, drops: list[dict[str, Path]], upto: int) -> dict
         return _figures(result) | {"jobs": _jobs(book)}
 
 
-def _jobs(book: Ledger) -> list[tuple]:
-    """The review's per-job rows (what the jobs JSON prints), in report order."""
-    return book.con.execute("SELECT * FROM job_accounting ORDER BY alloc_id").fetchall()
+def _jobs(book: Ledger) -> dict[str, list[tuple]]:
+    """The review's per-job rows: the week's (what the jobs JSON prints) in report order, and
+    the campaign to date's (job_accounting_all: a grown ledger reads its closed jobs' rows,
+    closed_jobs.py) in a fixed order. The alloc_ids, which number only the jobs read, are left
+    out."""
+    return {
+        "week": book.con.execute(
+            "SELECT * EXCLUDE (alloc_id) FROM job_accounting WHERE in_week ORDER BY alloc_id"
+        ).fetchall(),
+        "to_date": book.con.execute(
+            "SELECT * EXCLUDE (alloc_id) FROM job_accounting_all ORDER BY ALL"
+        ).fetchall(),
+    }
 
 
 # No shrinking: one example is eight reviews and four fresh ledgers, and a shrink ran past five

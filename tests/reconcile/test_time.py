@@ -212,6 +212,8 @@ def test_week_parts_sum_to_the_allocation(book, start_s, elapsed_s, gpus, cuts, 
     assert weeks >= 1
     # The table by ISO week (here UTC's) splits the same way, exactly, class by class.
     starts = [_T0 + timedelta(weeks=w) for w in range(-1, 6)]
+    book.execute("reconcile/closed/use", in_use=False)  # no closed jobs: job_accounting alone
+    book.execute("reconcile/review/job_accounting_all")
     by_week = book.records(
         "reconcile/summarize/accounting_by_week",
         starts=starts,

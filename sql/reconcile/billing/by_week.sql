@@ -1,4 +1,4 @@
--- in: job_billing
+-- in: job_billing_all
 -- params: $starts, $ends (TIMESTAMPTZ lists: the ISO weeks in the cluster's zone, in order),
 --         $names (their `YYYY-Www` names)
 -- out: week, billing-seconds of the billed jobs the review read inside each given week (N ×
@@ -13,7 +13,7 @@ WITH weeks AS (
     FROM weeks
 ), jobs AS (
     SELECT billing, t0, elapsed_seconds AS e
-    FROM job_billing
+    FROM job_billing_all
     WHERE billing IS NOT NULL AND t0 IS NOT NULL AND elapsed_seconds > 0
 )
 SELECT b.week,

@@ -1,7 +1,7 @@
--- in: run_estimates (migration 002), job_accounting   params: none
+-- in: run_estimates (migration 002), job_accounting_all   params: none
 -- out: one row per run id that has an estimate and jobs: the newest estimate beside what the
 --      run's jobs (registry experiment_id = run id, or a job id = run id) actually used.
---      (GPU-seconds up to the week's end: job_accounting's to_date_* parts)
+--      (GPU-seconds up to the week's end: job_accounting_all's to_date_* parts)
 --      runtime = useful wall seconds of its training jobs; retries = training jobs that ran − 1.
 WITH est AS (
     SELECT *
@@ -9,13 +9,17 @@ WITH est AS (
     QUALIFY row_number() OVER (PARTITION BY run_id ORDER BY estimated_at DESC, estimate_id DESC) = 1
 ), jobs AS (
     SELECT coalesce(experiment_id, job_id) AS run_id, *
-    FROM job_accounting
+    FROM job_accounting_all
     WHERE to_date
       AND coalesce(experiment_id, job_id) IN (SELECT run_id FROM est)
 ), actual AS (
     SELECT run_id,
-           arg_min(cluster, start_time) AS cluster,
-           arg_min(work_class, start_time) FILTER (WHERE work_class <> 'evaluation') AS work_class,
+           -- The first start's, ties broken by cluster and job id (live and closed rows
+           -- come from two branches of job_accounting_all, in no fixed order).
+           first(cluster ORDER BY start_time, cluster, job_id)
+               FILTER (WHERE start_time IS NOT NULL) AS cluster,
+           first(work_class ORDER BY start_time, cluster, job_id)
+               FILTER (WHERE work_class <> 'evaluation' AND start_time IS NOT NULL) AS work_class,
            sum(to_date_useful_gpu_seconds // greatest(gpus, 1))
                FILTER (WHERE work_class <> 'evaluation') AS useful_wall_seconds,
            sum(to_date_allocated_gpu_seconds) FILTER (WHERE work_class <> 'evaluation') AS training_gpu_seconds,

@@ -1,4 +1,4 @@
--- in: job_accounting, goodput_stretches (reconcile/relations.py)   params: none
+-- in: job_accounting_all, goodput_stretches_all (reconcile/relations.py)   params: none
 -- out: week (ISO, UTC), jobs, queue_wait_seconds, queue_wait_gpu_seconds and the GPU-seconds
 --      allocated / useful / recovery / lost / unverified / restart / checkpoint_writes /
 --      invalid_result of the main run in that week, one row per week in order. The main run:
@@ -8,7 +8,7 @@
 --      Start) count in the week they started (a job cancelled while pending in none); queue
 --      wait is beside the allocation, not part of it.
 WITH main_experiments AS (
-    SELECT DISTINCT experiment_id FROM job_accounting
+    SELECT DISTINCT experiment_id FROM job_accounting_all
     WHERE work_class = 'main' AND experiment_id IS NOT NULL
 ), jobs AS (
     SELECT alloc_id, gpus, elapsed_seconds AS e,
@@ -20,7 +20,7 @@ WITH main_experiments AS (
            CASE WHEN start_time IS NOT NULL AND submit_time IS NOT NULL
                 THEN greatest(0, CAST(epoch(start_time) - epoch(submit_time) AS BIGINT))
            END AS wait_s
-    FROM job_accounting
+    FROM job_accounting_all
     WHERE work_class = 'main'
        OR (work_class = 'retry' AND experiment_id IN (SELECT experiment_id FROM main_experiments))
 ), stretches AS (
@@ -31,7 +31,7 @@ WITH main_experiments AS (
                      t0 + r + u, t0 + r + u + l FROM jobs
     UNION ALL SELECT alloc_id, gpus, 'unverified', t0 + r + u + l, t0 + r + u + l + v FROM jobs
     UNION ALL SELECT s.alloc_id, j.gpus, s.cause, s.start_s, s.end_s
-              FROM goodput_stretches s JOIN jobs j USING (alloc_id)
+              FROM goodput_stretches_all s JOIN jobs j USING (alloc_id)
 ), weeks AS (
     -- Monday 00:00 UTC of the first and last week a stretch touches (1970-01-05 was a Monday).
     SELECT *, (c0 - 345600) // 604800 * 604800 + 345600 AS w0,

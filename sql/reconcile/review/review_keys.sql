@@ -1,5 +1,5 @@
 -- in: sacct_rows, tracked_lines (migration 019, brought up to date: reconcile/tracked_lines.py),
---     registry, progress_events, run_estimates
+--     registry, progress_events, run_estimates, closed_keys (reconcile/closed_jobs.py)
 -- params: $week_start, $week_end (the reviewed weeks)
 -- out: temp table review_keys(cluster, job_id, from_tracked): the jobs a review of some weeks
 --      reads. A job is read when one of its lines ran in [week_start, week_end) (or started in
@@ -8,8 +8,9 @@
 --      week_allocations (reconcile/history.py). So a review reads its weeks' jobs and the
 --      tracked ones, not the whole ledger. from_tracked: a tracked job that did not run in
 --      the weeks, whose lines review_rows.sql reads from tracked_lines (which holds every line
---      of every named job) rather than from sacct_rows. A review of everything landed needs
---      no keys (review_rows_all.sql, review_records_all.sql).
+--      of every named job) rather than from sacct_rows. The closed tracked jobs (closed_keys:
+--      ended before an earlier review's weeks, their rows kept) are not read again. A review
+--      of everything landed needs no keys (review_rows_all.sql, review_records_all.sql).
 CREATE OR REPLACE TEMP TABLE review_keys AS
 WITH named AS (
     SELECT job_id FROM registry
@@ -44,4 +45,6 @@ WITH named AS (
 SELECT cluster, job_id, false AS from_tracked FROM week
 UNION ALL
 SELECT cluster, job_id, true AS from_tracked
-FROM (SELECT cluster, job_id FROM tracked EXCEPT SELECT cluster, job_id FROM week);
+FROM (SELECT cluster, job_id FROM tracked
+      EXCEPT SELECT cluster, job_id FROM week
+      EXCEPT SELECT cluster, job_id FROM closed_keys);

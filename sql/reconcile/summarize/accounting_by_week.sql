@@ -1,4 +1,4 @@
--- in: job_accounting (reconcile/relations.py)
+-- in: job_accounting_all (reconcile/relations.py)
 -- params: $starts, $ends (TIMESTAMPTZ lists: the ISO weeks in the cluster's zone, in order),
 --         $names (their `YYYY-Www` names)
 -- out: week, allocated / useful / recovery / lost / unverified GPU-seconds of the jobs the
@@ -19,7 +19,7 @@ WITH weeks AS (
            CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) AS t0,
            job_recovery_seconds AS r, job_useful_seconds AS u, job_lost_seconds AS l,
            job_unverified_seconds AS v
-    FROM job_accounting
+    FROM job_accounting_all
     WHERE coalesce(start_time, submit_time) IS NOT NULL AND elapsed_seconds > 0
 ), parts AS (
     SELECT b.week, b.ws,

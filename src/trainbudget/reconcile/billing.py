@@ -64,6 +64,7 @@ def review_billing(
 ) -> BillingReview:
     """Build job_billing over the review's job_accounting and sum it (sql/reconcile/billing/)."""
     session.build("job_billing", week_end=week[1] if week else None)
+    session.build("job_billing_all")  # with the closed tracked jobs' rows (closed_jobs.py)
     ((billed, unbilled, allocated),) = session.query("reconcile/billing/totals")
     by_class = tuple(
         {

@@ -15,6 +15,8 @@ from trainbudget.reconcile.timelines import TrackedJob
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from trainbudget.plan import Plan
 
 ORDER = (
@@ -186,22 +188,45 @@ def failures_finding(groups: list[dict[str, Any]]) -> dict[str, Any]:
     return {"step": ORDER[1], "summary": summary, "groups": rows, "undiagnosed_jobs": undiagnosed}
 
 
-def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, Any]:
-    """Step 3: each resumed job — steps recomputed, recovery hours, the interruption to blame."""
+def recovery_finding(
+    tracked: list[TrackedJob],
+    in_week: set[int],
+    earlier: Callable[[str], list[TrackedJob]] | None = None,
+) -> dict[str, Any]:
+    """Step 3: each resumed job — steps recomputed, recovery hours, the interruption to blame.
+    `earlier(chain)`: the chain's jobs walked before `tracked` (the closed ones, oldest first),
+    read only when a resume reaches back past the chain's jobs here."""
     by_job = {t.job_id: t for t in tracked}
     unread: dict[str, list[TrackedJob]] = {}
     for job in tracked:
         unread.setdefault(job.chain, []).append(job)
     seen: dict[str, set[int]] = {}
+    before: dict[str, list[TrackedJob]] = {}
+
+    def closed(chain: str) -> list[TrackedJob]:
+        if chain not in before:
+            before[chain] = earlier(chain) if earlier is not None else []
+            unread[chain] = before[chain] + unread.get(chain, [])
+        return before[chain]
 
     def accepted(chain: str, step: int) -> bool:
         """Whether a job of `chain` accepted a checkpoint at `step`: its jobs are read from the
         last back and only until one has it (a stored split decodes when read, split_cache.py;
         a resume names a recent checkpoint, so most of a long chain stays unread)."""
-        steps, jobs = seen.setdefault(chain, set()), unread[chain]
-        while step not in steps and jobs:
-            steps.update(s for _, s in jobs.pop().timeline.accepted_checkpoints)
+        steps = seen.setdefault(chain, set())
+        while step not in steps and (unread[chain] or chain not in before):
+            if not unread[chain]:
+                closed(chain)
+                continue
+            steps.update(s for _, s in unread[chain].pop().timeline.accepted_checkpoints)
         return step in steps
+
+    def blamed(job: TrackedJob) -> TrackedJob | None:
+        """The job its recovery is blamed on: the chain's previous one, here or closed."""
+        name = job.recovery_caused_by or ""
+        if name in by_job or not name:
+            return by_job.get(name)
+        return next((c for c in reversed(closed(job.chain)) if c.job_id == name), None)
 
     resumes, total = [], 0
     for job in tracked:
@@ -210,7 +235,7 @@ def recovery_finding(tracked: list[TrackedJob], in_week: set[int]) -> dict[str, 
         t = job.timeline
         if not (job.split.recovery_s or t.resumed_from_step):
             continue
-        cause = by_job.get(job.recovery_caused_by or "")
+        cause = blamed(job)
         seconds = job.split.recovery_s * t.gpus
         total += seconds
         resumes.append(

@@ -82,6 +82,7 @@ def campaign_goodput(session: Session, campaign: str | None) -> tuple[GoodputWee
     """The main run's goodput per week over the review's job_accounting (relations.py)."""
     session.build("measured_writes")
     session.build("goodput_stretches")  # the restarts and the blocking checkpoint writes
+    session.build("goodput_stretches_all")  # with the closed tracked jobs' (closed_jobs.py)
     weeks = []
     for r in session.records("reconcile/review/goodput_by_week"):
         causes = {

@@ -15,8 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.tracked_lines import catch_up
-
 if TYPE_CHECKING:
     from datetime import datetime
 
@@ -102,11 +100,22 @@ RELATIONS: Mapping[str, Relation] = {
     r.name: r
     for r in (
         Relation(
+            "closed_keys",
+            "reconcile/closed/keys",
+            (),
+            ("cluster", "job_id"),
+            ("reconcile/review/review_keys",),
+        ),
+        Relation(
             "review_keys",
             "reconcile/review/review_keys",
-            (),
+            ("closed_keys",),
             ("cluster", "job_id", "from_tracked"),
-            ("reconcile/review/review_rows", "reconcile/review/review_records"),
+            (
+                "reconcile/review/review_rows",
+                "reconcile/review/review_records",
+                "reconcile/closed/candidates",
+            ),
         ),
         Relation(
             "review_rows",
@@ -154,6 +163,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/review/job_accounting",
                 "reconcile/review/goodput_stretches",
                 "reliability/history/job_exposures",
+                "reconcile/closed/candidates",
             ),
         ),
         Relation(
@@ -187,25 +197,37 @@ RELATIONS: Mapping[str, Relation] = {
             _ACCOUNTING,
             (
                 "reconcile/summarize/totals",
-                "reconcile/summarize/actual_by_class",
                 "reconcile/summarize/week_tracked_alloc_ids",
                 "reconcile/summarize/step_line_overcount",
                 "reconcile/summarize/failures",
-                "reconcile/summarize/evaluation_count",
                 "reconcile/summarize/breakdown",
                 "reconcile/summarize/top_jobs",
+                "reconcile/summarize/failed_jobs",
+                "reconcile/summarize/jobs_export",
+                "reconcile/summarize/double_counts",
+                "reconcile/billing/job_billing",
+                "reconcile/usage/job_gpu_usage",
+                "reconcile/usage/usage_summary",
+                "reconcile/review/job_accounting_all",
+                "reconcile/closed/insert_accounting",
+            ),
+        ),
+        Relation(
+            # The campaign to date: job_accounting and the closed tracked jobs' rows.
+            "job_accounting_all",
+            "reconcile/review/job_accounting_all",
+            ("job_accounting",),
+            _ACCOUNTING,
+            (
+                "reconcile/summarize/actual_by_class",
+                "reconcile/summarize/evaluation_count",
                 "reconcile/summarize/failed_jobs",
                 "reconcile/summarize/accounting_by_week",
                 "reconcile/summarize/accounting_span",
                 "reconcile/calibrate/audit_runs",
-                "reconcile/summarize/jobs_export",
-                "reconcile/summarize/double_counts",
                 "reconcile/review/goodput_by_week",
                 "reliability/calibrate/main_run_jobs",
                 "reconcile/summarize/before_week_in_scope",
-                "reconcile/billing/job_billing",
-                "reconcile/usage/job_gpu_usage",
-                "reconcile/usage/usage_summary",
             ),
         ),
         Relation(
@@ -215,11 +237,18 @@ RELATIONS: Mapping[str, Relation] = {
             _BILLING,
             (
                 "reconcile/billing/totals",
-                "reconcile/billing/by_class",
-                "reconcile/billing/by_week",
                 "reconcile/billing/shapes",
                 "reconcile/summarize/jobs_export",
+                "reconcile/billing/job_billing_all",
+                "reconcile/closed/insert_billing",
             ),
+        ),
+        Relation(
+            "job_billing_all",
+            "reconcile/billing/job_billing_all",
+            ("job_billing",),
+            _BILLING,
+            ("reconcile/billing/by_class", "reconcile/billing/by_week"),
         ),
         Relation(
             "job_gpu_usage",
@@ -243,6 +272,13 @@ RELATIONS: Mapping[str, Relation] = {
             "goodput_stretches",
             "reconcile/review/goodput_stretches",
             ("job_splits", "allocations", "measured_writes"),
+            ("alloc_id", "cause", "start_s", "end_s"),
+            ("reconcile/review/goodput_stretches_all", "reconcile/closed/insert_stretches"),
+        ),
+        Relation(
+            "goodput_stretches_all",
+            "reconcile/review/goodput_stretches_all",
+            ("goodput_stretches",),
             ("alloc_id", "cause", "start_s", "end_s"),
             ("reconcile/review/goodput_by_week",),
         ),
@@ -338,14 +374,13 @@ class Session:
 
 def build_allocations(session: Session, week: tuple[datetime, datetime] | None) -> None:
     """Build the review's lines, allocations and registry links: of the jobs that ran in (or
-    started in) `week` and the tracked ones (review_keys.sql), or of everything landed (None),
-    read straight from the ledger's tables, with no join. A review of some weeks first brings
-    the copies of the tracked jobs' lines up to date (a ledger write: tracked_lines.py)."""
+    started in) `week` and the tracked ones not closed (review_keys.sql), or of everything
+    landed (None), read straight from the ledger's tables, with no join. A review of some weeks
+    has brought the tracked jobs' lines and the closed jobs up to date first (closed_keys)."""
     if week is None:
         session.build("review_rows", whole=True)
         session.build("review_records", whole=True)
     else:
-        catch_up(session.ledger)  # the tracked jobs' lines, kept apart (tracked_lines.py)
         session.build("review_keys", week_start=week[0], week_end=week[1])
         session.build("review_rows")
         session.build("review_records")

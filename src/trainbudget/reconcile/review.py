@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from trainbudget.base.collector import collector_paused
 from trainbudget.base.errors import EnvironmentFailure, InputError
 from trainbudget.quality.relation import require_valid
 from trainbudget.quality.rules import JOB_ACCOUNTING_RULES
-from trainbudget.reconcile import diagnosis
+from trainbudget.reconcile import closed_jobs, diagnosis
 from trainbudget.reconcile.billing import BillingReview, billing_finding, review_billing
 from trainbudget.reconcile.burndown import BurnDown, review_burn_down
 from trainbudget.reconcile.by_week import accounting_by_week
@@ -42,6 +43,7 @@ from trainbudget.reconcile.relations import (
 )
 from trainbudget.reconcile.split_cache import fill_job_splits, split_with_cache
 from trainbudget.reconcile.timelines import TrackedJob
+from trainbudget.reconcile.tracked_lines import catch_up
 from trainbudget.reconcile.variance import gpu_hours, plan_variance
 
 if TYPE_CHECKING:
@@ -96,7 +98,8 @@ class Review:
     and badput per week up to the end of the reviewed week (reconcile/goodput.py), the scope
     of `failure_fraction` too; `forecast_audit` the main-run forecast against
     the campaign's measured reliability, line by line (reliability/audit.py), when the plan
-    has a forecast.
+    has a forecast; `tracked` the tracked jobs this review split or reused, in start order:
+    not the closed ones (reconcile/closed_jobs.py), whose rows it read instead.
     """
 
     jobs_path: Path | None
@@ -151,14 +154,21 @@ def _review(
 ) -> Review:
     session = Session(ledger)
     week_start, week_end = week or (None, None)
-    build_allocations(session, None if week is None or covers_everything(ledger, week) else week)
     has_registry = bool(ledger.query("reconcile/review/registry_present"))
-    tracked = split_with_cache(session, clock_tolerance_s)
+    scope = None if week is None or covers_everything(ledger, week) else week
+    if scope is None:
+        closed = closed_jobs.unused(session)
+    else:  # ledger writes: the tracked jobs' lines and the closed jobs brought up to date
+        catch_up(ledger)
+        closed = closed_jobs.prepare(session, scope[0], clock_tolerance_s, has_registry)
+    build_allocations(session, scope)
+    tracked = split_with_cache(session, clock_tolerance_s, closed.chains)
     session.build("job_splits")
     fill_job_splits(session, tracked)
     session.build(
         "job_accounting", has_registry=has_registry, week_start=week_start, week_end=week_end
     )
+    session.build("job_accounting_all")  # the campaign to date: with the closed jobs' rows
     # The hand-off to the gates and the report holds its declared rules (schemas.JobAccounting),
     # checked in DuckDB in one scan; a broken rule is a defect, not bad input.
     require_valid(ledger.con, JOB_ACCOUNTING_RULES)
@@ -211,12 +221,15 @@ def _review(
         billed.by_week,
         variance["actual_gpu_hours"] if variance is not None else Decimal(0),
     )
-    findings = _findings(session, plan, totals_row, tracked, week_end)
+    findings = _findings(session, plan, totals_row, tracked, week_end, closed)
     if (billing_disagrees := billing_finding(billed)) is not None:
         findings.append(billing_disagrees)
     build_gpu_usage(session, plan)  # what the GPUs did (gpu_findings.py): a diagnostic
     findings += gpu_findings(session, plan)
     audit = audit_estimates(session)
+    calibration = update_calibration(session, audit)
+    if scope is not None:  # last: what it closes, the views above already read
+        closed_jobs.extend(session, closed, tracked, scope[0], clock_tolerance_s, has_registry)
     return Review(
         jobs_path=None,
         totals=totals,
@@ -228,7 +241,7 @@ def _review(
             for r in session.records("reconcile/summarize/breakdown")
         ],
         audit=audit,
-        calibration=update_calibration(session, audit),
+        calibration=calibration,
         failure_fraction=f,
         tracked=tracked,
         top_jobs=session.records("reconcile/summarize/top_jobs", limit=15),
@@ -252,6 +265,7 @@ def _findings(
     totals_row: dict[str, Any],
     tracked: list[TrackedJob],
     week_end: datetime | None,
+    closed: closed_jobs.ClosedJobs,
 ) -> list[dict[str, Any]]:
     """The diagnosis in the seed's order."""
     in_week = {r[0] for r in session.query("reconcile/summarize/week_tracked_alloc_ids")}
@@ -266,7 +280,7 @@ def _findings(
     return [
         diagnosis.allocated_finding(totals_row, overcount),
         diagnosis.failures_finding(session.records("reconcile/summarize/failures")),
-        diagnosis.recovery_finding(tracked, in_week),
+        diagnosis.recovery_finding(tracked, in_week, partial(closed.members, session.ledger)),
         diagnosis.evaluation_finding(evaluation, plan),
         diagnosis.artifacts_finding(artifacts, plan),
         diagnosis.double_count_finding(session.records("reconcile/summarize/double_counts")),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ import orjson
 from trainbudget.base.collector import collector_paused
 from trainbudget.reconcile.accounting import JobTimeline, Split
 from trainbudget.reconcile.timelines import (
+    ChainState,
     Detail,
     TrackedJob,
     candidates_by_job_id,
@@ -35,15 +37,20 @@ if TYPE_CHECKING:
     from trainbudget.reconcile.relations import Session
 
 
-def split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
-    """The review's tracked jobs in start order, as split_tracked_jobs would split them."""
+def split_with_cache(
+    session: Session, tolerance_s: int, start: Mapping[str, ChainState] | None = None
+) -> list[TrackedJob]:
+    """The review's tracked jobs in start order, as split_tracked_jobs would split them;
+    `start`: each chain's state after its closed jobs, which the review did not read."""
     # A few small, acyclic objects per tracked job of the campaign to date: 0.31-0.42 ->
     # 0.21-0.33 CPU-s for 9,870 stored splits with the collector paused (docs/reconcile.md).
     with collector_paused():
-        return _split_with_cache(session, tolerance_s)
+        return _split_with_cache(session, tolerance_s, start or {})
 
 
-def _split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
+def _split_with_cache(
+    session: Session, tolerance_s: int, start: Mapping[str, ChainState]
+) -> list[TrackedJob]:
     ledger = session.ledger
     allocations = session.records("reconcile/review/tracked_allocations", tolerance_s=tolerance_s)
     by_job_id = candidates_by_job_id(allocations)
@@ -89,7 +96,7 @@ def _split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
         if row is None or row["high_water_in"] != high_water or row["previous_in"] != prev:
             return None
         # Decoded only when read: the walk needs the stored max_step alone.
-        load = partial(_decode, row["tracked_json"])
+        load = partial(decode_split, row["tracked_json"])
         return TrackedJob.stored(alloc["alloc_id"], alloc["job_id"], chain, row["max_step"], load)
 
     fetch(needed)
@@ -101,7 +108,7 @@ def _split_with_cache(session: Session, tolerance_s: int) -> list[TrackedJob]:
             inputs[alloc["alloc_id"]] = (high_water, prev)
         return job
 
-    tracked = split_chains(allocations, events_of, tolerance_s, remember)
+    tracked = split_chains(allocations, events_of, tolerance_s, remember, start)
     _store(session, allocations, tracked, inputs, tolerance_s)
     return tracked
 
@@ -198,7 +205,7 @@ def _encode(job: TrackedJob) -> str:
     ).decode()
 
 
-def _decode(text: str) -> Detail:
+def decode_split(text: str) -> Detail:
     """A stored split's timeline, split, cause and last checkpoint (the inverse of _encode)."""
     t, s, caused_by, _max_step, last_checkpoint = orjson.loads(text)
     timeline = JobTimeline(

@@ -10,14 +10,16 @@ a job id).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from trainbudget.reconcile.accounting import JobTimeline, Split, clock_disagrees, split_job
 
 # A tracked job's timeline, split, recovery_caused_by and last_checkpoint_step: what a stored
-# split decodes to when first read (split_cache._decode).
+# split decodes to when first read (split_cache.decode_split).
 Detail = tuple[JobTimeline, Split, str | None, int | None]
+# A chain's walk state: its high-water step and the job id of its last job (None: none yet).
+ChainState = tuple[int, str | None]
 
 
 class TrackedJob:
@@ -141,11 +143,18 @@ def split_chains(
     events_of: Callable[[dict[str, Any]], list[dict[str, Any]] | None],
     tolerance_s: int,
     reuse: Reuse | None = None,
+    start: Mapping[str, ChainState] | None = None,
 ) -> list[TrackedJob]:
     """Walk the allocations in start order, each chain carrying its high-water step and its
-    previous job; split each from its events (`events_of`) unless `reuse` gives its split."""
+    previous job; split each from its events (`events_of`) unless `reuse` gives its split.
+    `start`: each chain's (high-water step, previous job id) after jobs walked before these
+    (the closed jobs, closed_jobs.py); from (0, none) otherwise."""
     high_water: dict[str, int] = defaultdict(int)
     previous: dict[str, str] = {}
+    for chain, (steps, job_id) in (start or {}).items():
+        high_water[chain] = steps
+        if job_id is not None:
+            previous[chain] = job_id
     tracked = []
     for alloc in allocations:  # start order
         chain = chain_key(alloc)
