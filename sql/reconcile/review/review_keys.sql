@@ -1,5 +1,5 @@
--- in: sacct_rows, tracked_lines (migration 019, brought up to date: reconcile/tracked_lines.py),
---     registry, progress_events, run_estimates, closed_keys (reconcile/closed_jobs.py)
+-- in: sacct_rows, tracked_lines and tracked_names (migration 019, brought up to date:
+--     reconcile/tracked_lines.py), closed_keys (reconcile/closed_jobs.py)
 -- params: $week_start, $week_end (the reviewed weeks)
 -- out: temp table review_keys(cluster, job_id, from_tracked): the jobs a review of some weeks
 --      reads. A job is read when one of its lines ran in [week_start, week_end) (or started in
@@ -13,9 +13,9 @@
 --      of everything landed needs no keys (review_rows_all.sql, review_records_all.sql).
 CREATE OR REPLACE TEMP TABLE review_keys AS
 WITH named AS (
-    SELECT job_id FROM registry
-    UNION SELECT job_id FROM progress_events
-    UNION SELECT run_id FROM run_estimates
+    -- Every name the registry, the progress events and the estimates give, as catch_up has
+    -- just recorded them (names are never removed), without reading those tables whole.
+    SELECT job_id FROM tracked_names
 ), week AS (
     SELECT DISTINCT cluster, job_id
     FROM sacct_rows

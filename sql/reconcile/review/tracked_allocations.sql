@@ -8,7 +8,11 @@
 --      tolerance (and with the restart of migration 020), its high_water_in, previous_in,
 --      max_step and tracked_json (split_cache.py checks the chain's state before reusing it).
 WITH ev AS (
-    SELECT job_id, count(*) AS n, max(source_id) AS src FROM progress_events GROUP BY job_id
+    -- The events of the jobs read only (by job id as printed or JobIDRaw, as below).
+    SELECT job_id, count(*) AS n, max(source_id) AS src FROM progress_events
+    WHERE job_id IN (SELECT job_id FROM allocations)
+       OR job_id IN (SELECT job_id_raw FROM allocations)
+    GROUP BY job_id
 ), pa AS (
     SELECT a.alloc_id, a.cluster, a.job_id, a.job_id_raw, a.gpus, a.state, a.elapsed_seconds,
            CAST(epoch(a.start_time) AS BIGINT) AS start_s, a.start_time,

@@ -164,6 +164,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/review/goodput_stretches",
                 "reliability/history/job_exposures",
                 "reconcile/closed/candidates",
+                "reconcile/review/measured_writes",
             ),
         ),
         Relation(
@@ -264,7 +265,7 @@ RELATIONS: Mapping[str, Relation] = {
         Relation(
             "measured_writes",
             "reconcile/review/measured_writes",
-            (),
+            ("allocations",),
             ("job_id", "t", "write_s"),
             ("reconcile/review/goodput_stretches", "reconcile/review/checkpoint_write_events"),
         ),
