@@ -61,7 +61,7 @@ def test_every_query_that_reads_a_relation_is_declared_as_its_consumer() -> None
             for path in SQL.rglob("*.sql")
             if word.search(_body(path))
         }
-        producers = {relation.producer} | ({relation.whole} if relation.whole else set())
+        producers = {relation.producer, relation.whole, relation.plain} - {None}
         assert readers == {*producers, *relation.consumers}, relation.name
         for need in relation.needs:
             assert relation.producer in RELATIONS[need].consumers

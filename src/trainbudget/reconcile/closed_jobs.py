@@ -79,6 +79,7 @@ def prepare(
             _forget_from(ledger, int(touched))
         ledger.execute("reconcile/closed/seen_insert")
     ledger.execute("reconcile/closed/use", in_use=True)
+    ((session.reads_closed,),) = ledger.query("reconcile/closed/reads")
     session.build("closed_keys")
     chains, positions = {}, {}
     for chain, high_water, previous, last_pos in ledger.query("reconcile/closed/chain_state"):

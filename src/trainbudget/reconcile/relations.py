@@ -68,7 +68,9 @@ class Relation:
     """A temp table of the review: who makes it (producer query), from what, for whom.
 
     `filled_by` names the Python that inserts its rows when the producer only creates it;
-    `whole` the producer that makes it, needing nothing, for a review of everything landed.
+    `whole` the producer that makes it, needing nothing, for a review of everything landed;
+    `plain` the producer for a review that reads no closed jobs' rows (closed_jobs.py): the
+    same relation without them, and without reading the (team ledger's) closed tables.
     """
 
     name: str
@@ -78,6 +80,7 @@ class Relation:
     consumers: tuple[str, ...]
     filled_by: str | None = None
     whole: str | None = None
+    plain: str | None = None
 
 
 _SACCT_ROW = (
@@ -210,6 +213,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/usage/job_gpu_usage",
                 "reconcile/usage/usage_summary",
                 "reconcile/review/job_accounting_all",
+                "reconcile/review/job_accounting_plain",
                 "reconcile/closed/insert_accounting",
             ),
         ),
@@ -230,6 +234,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reliability/calibrate/main_run_jobs",
                 "reconcile/summarize/before_week_in_scope",
             ),
+            plain="reconcile/review/job_accounting_plain",
         ),
         Relation(
             "job_billing",
@@ -241,6 +246,7 @@ RELATIONS: Mapping[str, Relation] = {
                 "reconcile/billing/shapes",
                 "reconcile/summarize/jobs_export",
                 "reconcile/billing/job_billing_all",
+                "reconcile/billing/job_billing_plain",
                 "reconcile/closed/insert_billing",
             ),
         ),
@@ -250,6 +256,7 @@ RELATIONS: Mapping[str, Relation] = {
             ("job_billing",),
             _BILLING,
             ("reconcile/billing/by_class", "reconcile/billing/by_week"),
+            plain="reconcile/billing/job_billing_plain",
         ),
         Relation(
             "job_gpu_usage",
@@ -274,7 +281,11 @@ RELATIONS: Mapping[str, Relation] = {
             "reconcile/review/goodput_stretches",
             ("job_splits", "allocations", "measured_writes"),
             ("alloc_id", "cause", "start_s", "end_s"),
-            ("reconcile/review/goodput_stretches_all", "reconcile/closed/insert_stretches"),
+            (
+                "reconcile/review/goodput_stretches_all",
+                "reconcile/review/goodput_stretches_plain",
+                "reconcile/closed/insert_stretches",
+            ),
         ),
         Relation(
             "goodput_stretches_all",
@@ -282,6 +293,7 @@ RELATIONS: Mapping[str, Relation] = {
             ("goodput_stretches",),
             ("alloc_id", "cause", "start_s", "end_s"),
             ("reconcile/review/goodput_by_week",),
+            plain="reconcile/review/goodput_stretches_plain",
         ),
         Relation(
             "audit_ratios",
@@ -326,6 +338,9 @@ class Session:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.built: list[str] = []
+        # Whether the review reads closed jobs' rows (closed_jobs.py); without, a relation
+        # with a `plain` producer is built by it.
+        self.reads_closed = False
 
     def build(self, name: str, *, whole: bool = False, **params: Any) -> None:
         """Run the producer of relation `name` once everything it needs is built; `whole`:
@@ -337,7 +352,8 @@ class Session:
             self.ledger.execute(relation.whole, **params)
         else:
             self._require(relation.producer, relation.needs)
-            self.ledger.execute(relation.producer, **params)
+            plain = relation.plain is not None and not self.reads_closed
+            self.ledger.execute(relation.plain if plain else relation.producer, **params)
         self.built.append(name)
 
     def fill(self, name: str, rows: Sequence[Mapping[str, Any]]) -> None:
