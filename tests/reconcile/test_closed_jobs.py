@@ -35,6 +35,10 @@ from .test_split_cache import (
 )
 
 H = 3600
+# A job on 2 GPUs from Mon 16 Nov 00:00 (W47) for 10 h: the sacct_line fields.
+_MONDAY_10H = {"submit": "2026-11-16T00:00:00", "start": "2026-11-16T00:00:00",
+               "end": "2026-11-16T10:00:00", "elapsed_raw": "36000",
+               "tres": "cpu=8,gres/gpu=2,node=1"}  # fmt: skip
 
 
 def _closed(book: Ledger) -> dict[str, tuple]:
@@ -170,17 +174,10 @@ def test_a_job_sharing_its_id_with_a_later_job_stays_open(tmp_path: Path) -> Non
     From scratch, W49's review hands each event to the 500 that started last before it, so
     a's events stay a's. Had W48's review closed a:500, W49's would read b:500 alone and give
     it a's events too. So W48 closes nothing: b:500, though it starts after W48, shares the id."""
-    run = {
-        "submit": "2026-11-16T00:00:00",
-        "start": "2026-11-16T00:00:00",
-        "end": "2026-11-16T10:00:00",
-        "elapsed_raw": "36000",
-        "tres": "cpu=8,gres/gpu=2,node=1",
-    }
     later = {"submit": "2026-12-02T00:00:00", "start": "2026-12-02T00:00:00",
              "end": "2026-12-02T05:00:00", "elapsed_raw": "18000",
              "tres": "cpu=8,gres/gpu=2,node=1"}  # fmt: skip
-    (tmp_path / "a.psv").write_text(f"{HEADER}\n{sacct_line('500', **run)}\n")
+    (tmp_path / "a.psv").write_text(f"{HEADER}\n{sacct_line('500', **_MONDAY_10H)}\n")
     (tmp_path / "b.psv").write_text(f"{HEADER}\n{sacct_line('500', 'FAILED', **later)}\n")
     registry = tmp_path / "registry.csv"
     registry.write_text(
@@ -220,18 +217,11 @@ def test_a_line_that_replaces_a_closed_jobs_line_forgets_it(tmp_path: Path) -> N
     alone now, which no name links. Its copy leaves tracked_lines and the new line is not
     copied; the closed row must go all the same (the new line has its job id), so W49 counts
     9_1 as untracked, 20 GPU-hours, as a fresh ledger does."""
-    run = {
-        "submit": "2026-11-16T00:00:00",
-        "start": "2026-11-16T00:00:00",
-        "end": "2026-11-16T10:00:00",
-        "elapsed_raw": "36000",
-        "tres": "cpu=8,gres/gpu=2,node=1",
-    }
     filler = sacct_line("777", submit="2026-11-30T00:00:00", start="2026-11-30T00:00:00",
                         end="2026-11-30T01:00:00", tres="cpu=8,gres/gpu=1,node=1")  # fmt: skip
     first = tmp_path / "first.psv"
-    first.write_text(f"{HEADER}\n{sacct_line('9_1', raw='10', **run)}\n{filler}\n")
-    fields = sacct_line("9_1", **run).split("|")
+    first.write_text(f"{HEADER}\n{sacct_line('9_1', raw='10', **_MONDAY_10H)}\n{filler}\n")
+    fields = sacct_line("9_1", **_MONDAY_10H).split("|")
     del fields[1]  # JobIDRaw
     again = tmp_path / "again.psv"
     again.write_text(HEADER.replace("JobIDRaw|", "") + "\n" + "|".join(fields) + "\n")
