@@ -1,9 +1,10 @@
 """A review on a ledger grown week by week equals one from scratch (hypothesis, issue 28).
 
 Random four-week histories of a small campaign (main, retry and evaluation jobs of two
-experiments, untracked jobs, jobs running across a week boundary) are landed week by week on one
-ledger, each week reviewed as a Monday run does, so every cache the review keeps
-(week_allocations, tracked_splits) is filled from the earlier weeks. Some progress events and
+experiments, untracked jobs, jobs running across a week boundary, now and then a requeued job
+id) are landed week by week on one ledger, each week reviewed as a Monday run does, so every
+cache the review keeps (week_allocations, tracked_splits, tracked_lines, the closed jobs) is
+filled from the earlier weeks. Some progress events and
 some sacct lines land late: with a later week's drop, for a job of an earlier week, which
 re-splits its chain and changes the earlier weeks' figures. After every week, that ledger's
 review of the week must equal, figure by figure, the review of the same week on a fresh ledger
@@ -67,8 +68,13 @@ def histories(draw) -> dict:
                 events.append((hours * 60, "end", {}))
         # The drop each part lands with: its own week's, or (late) a later one.
         late = st.integers(week, len(WEEKS) - 1)
+        # Now and then a requeue: the id of an earlier job, started at another time (an event
+        # of the id belongs to the one started last before it; neither can be closed alone).
+        ids = [j["id"] for j in jobs if j["start"] != start]
+        requeue = bool(ids) and draw(st.integers(0, 5)) == 0
         jobs.append({
-            "id": str(300 + n), "week": week, "start": start, "hours": hours,
+            "id": draw(st.sampled_from(ids)) if requeue else str(300 + n),
+            "week": week, "start": start, "hours": hours,
             "gpus": draw(st.sampled_from([1, 2, 4, 8])), "state": draw(st.sampled_from(STATES)),
             "role": role, "sacct_drop": draw(late) if draw(st.integers(0, 4)) == 0 else week,
             "events": [(at, kind, extra, draw(late) if draw(st.integers(0, 3)) == 0 else week)
