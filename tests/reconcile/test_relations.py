@@ -13,8 +13,9 @@ import pytest
 from trainbudget.ledger import Ledger
 from trainbudget.plan import load_plan
 from trainbudget.reconcile.land import land_manifest, land_progress, land_registry, land_sacct
-from trainbudget.reconcile.relations import RELATIONS, RelationError, Session
+from trainbudget.reconcile.relations import RELATIONS
 from trainbudget.reconcile.review import FailedJob, review, write_jobs
+from trainbudget.reconcile.session import RelationError, Session
 
 REPO = Path(__file__).resolve().parents[2]
 SQL = REPO / "sql"

@@ -21,7 +21,7 @@ from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 GIB = 1024**3
 

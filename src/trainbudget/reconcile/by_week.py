@@ -22,7 +22,7 @@ from trainbudget.reconcile.history import allocated_by_week, records_by_week, re
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 CLASSES = ("allocated", "useful", "recovery", "lost", "unverified")
 

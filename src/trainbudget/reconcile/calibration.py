@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 
 def audit_estimates(session: Session) -> list[dict[str, Any]]:

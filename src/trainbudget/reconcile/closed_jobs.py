@@ -28,7 +28,7 @@ from trainbudget.reconcile.timelines import ChainState, TrackedJob
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 
 @dataclass(frozen=True)

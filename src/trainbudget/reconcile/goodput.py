@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 # cause → the accounting class it is a part of.
 CAUSES: dict[str, str] = {

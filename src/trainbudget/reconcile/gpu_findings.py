@@ -24,7 +24,7 @@ from trainbudget.reconcile.variance import gpu_hours
 
 if TYPE_CHECKING:
     from trainbudget.plan import Plan
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 IDLE_PCT = Decimal(15)  # jobstats' red line (config.py GPU_UTIL_RED)
 LISTED = 50  # jobs listed per finding

@@ -15,7 +15,7 @@ from trainbudget.reconcile.week import zone
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 Bounds = tuple[datetime, datetime]
 

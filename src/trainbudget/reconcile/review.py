@@ -2,9 +2,10 @@
 
 Everything heavy happens in DuckDB (sql/reconcile/review/ and summarize/); Python splits only
 the jobs that have application progress and assembles the findings. The relations the review
-builds are declared in reconcile/relations.py. What it leaves for the gates and the report is
-the `Review`: typed values, plus the handle of the per-job rows (`jobs`) that `write_jobs`
-copies to a JSON file (COPY … FORMAT json) for the command to stream into its output.
+builds are declared in reconcile/relations.py and built through reconcile/session.py. What it
+leaves for the gates and the report is the `Review`: typed values, plus the handle of the
+per-job rows (`jobs`) that `write_jobs` copies to a JSON file (COPY … FORMAT json) for the
+command to stream into its output.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from trainbudget.reconcile.goodput import (
 )
 from trainbudget.reconcile.gpu_findings import build_gpu_usage, gpu_findings
 from trainbudget.reconcile.history import covers_everything, untracked_before, week_name
-from trainbudget.reconcile.relations import (
+from trainbudget.reconcile.session import (
     RelationError,
     RelationHandle,
     Session,

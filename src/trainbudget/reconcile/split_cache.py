@@ -34,7 +34,7 @@ from trainbudget.reconcile.timelines import (
 
 if TYPE_CHECKING:
     from trainbudget.ledger import Ledger
-    from trainbudget.reconcile.relations import Session
+    from trainbudget.reconcile.session import Session
 
 
 def split_with_cache(

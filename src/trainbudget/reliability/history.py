@@ -13,7 +13,7 @@ from decimal import Decimal
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from trainbudget.reconcile.relations import Session, build_allocations
+from trainbudget.reconcile.session import Session, build_allocations
 from trainbudget.reconcile.timelines import restart_seconds, split_tracked_jobs
 from trainbudget.reliability.interruptions import is_interruption
 
