@@ -52,8 +52,8 @@ class ClosedJobs:
 
 
 def unused(session: Session) -> ClosedJobs:
-    """A review that reads every job itself (everything landed, or a week before the closed)."""
-    session.ledger.execute("reconcile/closed/use", in_use=False)
+    """A review that reads every job itself (everything landed, or a week before the closed):
+    its closed_keys and *_all views are built plain (session.reads_closed is false)."""
     session.build("closed_keys")
     return ClosedJobs(False)
 
@@ -107,11 +107,11 @@ def extend(
     week_start: datetime,
     tolerance_s: int,
     has_registry: bool,
-) -> int:
+) -> None:
     """Close the tracked jobs this review read that ended before `week_start` (after every
-    relation the review builds); return how many allocations it closed."""
+    relation the review builds)."""
     if not closed.in_use:
-        return 0
+        return
     ledger = session.ledger
     candidates = {
         a: (c, j) for a, c, j in session.query("reconcile/closed/candidates", week_start=week_start)
@@ -122,7 +122,7 @@ def extend(
         horizon = max(horizon, week_start)
     new_state = (tolerance_s, has_registry, horizon)
     if not rows and closed.state is not None and tuple(closed.state) == new_state:
-        return 0
+        return
     _claim(ledger)
     if rows:
         ((last_id,),) = ledger.query("reconcile/closed/next_id")
@@ -139,7 +139,6 @@ def extend(
         has_registry=has_registry,
         horizon=horizon,
     )
-    return len(rows)
 
 
 def _closing_rows(

@@ -93,6 +93,7 @@ RELATIONS: Mapping[str, Relation] = {
             (),
             ("cluster", "job_id"),
             ("reconcile/review/review_keys",),
+            plain="reconcile/closed/keys_none",
         ),
         Relation(
             "review_keys",
