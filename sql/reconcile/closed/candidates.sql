@@ -21,13 +21,26 @@ WITH lines AS (
     FROM allocations
     WHERE coalesce(start_time, submit_time) >= $week_start
        OR coalesce(start_time, submit_time) + to_seconds(elapsed_seconds) > $week_start
+), open_keys AS (
+    SELECT cluster, job_id FROM lines
+    EXCEPT SELECT cluster, job_id FROM built
+), their_ids AS (
+    -- The ids a candidate goes by (its job id, its lines' and allocations' JobIDRaw): only
+    -- these can be shared with it, so only their entries are counted below.
+    SELECT job_id AS id FROM open_keys
+    UNION SELECT job_id_raw FROM tracked_lines SEMI JOIN open_keys USING (cluster, job_id)
+    UNION SELECT job_id_raw FROM allocations SEMI JOIN open_keys USING (cluster, job_id)
 ), ids AS (
     -- Every named job's lines, whenever they ran (tracked_lines), and every job read: a job
     -- that starts after the weeks can take an event of the id as well.
     SELECT job_id AS id, cluster, job_id FROM allocations
-    UNION SELECT job_id_raw, cluster, job_id FROM allocations WHERE job_id_raw IS NOT NULL
+    WHERE job_id IN (SELECT id FROM their_ids)
+    UNION SELECT job_id_raw, cluster, job_id FROM allocations
+    WHERE job_id_raw IN (SELECT id FROM their_ids)
     UNION SELECT job_id, cluster, job_id FROM tracked_lines
-    UNION SELECT job_id_raw, cluster, job_id FROM tracked_lines WHERE job_id_raw IS NOT NULL
+    WHERE job_id IN (SELECT id FROM their_ids)
+    UNION SELECT job_id_raw, cluster, job_id FROM tracked_lines
+    WHERE job_id_raw IN (SELECT id FROM their_ids)
 ), shared AS (
     SELECT DISTINCT i.cluster, i.job_id
     FROM ids i
@@ -35,6 +48,5 @@ WITH lines AS (
 )
 SELECT a.alloc_id, a.cluster, a.job_id
 FROM allocations a
-SEMI JOIN lines USING (cluster, job_id)
-ANTI JOIN built USING (cluster, job_id)
+SEMI JOIN open_keys USING (cluster, job_id)
 ANTI JOIN shared USING (cluster, job_id);

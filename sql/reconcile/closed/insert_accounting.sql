@@ -10,7 +10,10 @@ SELECT c.closed_id, CAST(epoch(coalesce(a.start_time, a.submit_time)) AS BIGINT)
        CASE WHEN c.chain IS NOT NULL THEN s.tracked_json END AS tracked_json,
        a.* EXCLUDE (alloc_id), CAST($now AS TIMESTAMPTZ) AS computed_at
 FROM closing c
-JOIN job_accounting a USING (alloc_id)
+-- The closing rows first (a semi join builds on closing): the temp tables carry no row
+-- estimates, and a plain join built its hash table on every job_accounting row (0.05 s).
+JOIN (SELECT * FROM job_accounting WHERE alloc_id IN (SELECT alloc_id FROM closing)) a
+  USING (alloc_id)
 LEFT JOIN tracked_splits s
   ON s.cluster = a.cluster AND s.job_id = a.job_id  -- equalities only: a hash join
  AND s.start_s = CAST(epoch(a.start_time) AS BIGINT);
