@@ -127,7 +127,8 @@ def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
 def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bounds, int]:
     """GPU-seconds every landed allocation ran in each ISO week (zone `tz`) before
     `week_start`, tracked or not (week_allocations, its missing weeks filled first)."""
-    ((first,),) = ledger.query("reconcile/history/first_start")
+    ((started,),) = ledger.query("reconcile/history/first_started")
+    ((first,),) = ledger.query("reconcile/history/first_start", started=started)
     if first is None or first >= week_start:
         return {}
     weeks = weeks_between(first, week_start, tz)

@@ -1,0 +1,129 @@
+"""The two bounds history.py and the landing take over every landed line, against the rule
+each stands for, worked line by line in Python (hypothesis): the first start (first_start.sql,
+the minimum of start else submit, read through a constant bound on submit_time), and the
+cached weeks a landing drops (sacct_stale_weeks.sql, its lines folded per day into spans)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trainbudget.ledger import Ledger
+from trainbudget.reconcile.history import allocated_by_week, week_of, weeks_between
+from trainbudget.reconcile.land import land_sacct
+
+from .conftest import sacct_line
+
+ORIGIN = datetime(2026, 9, 28, tzinfo=UTC)  # a Monday (2026-W40)
+ZONE = "Europe/Berlin"  # its weeks are 167 or 169 hours long across a clock change
+HOUR = 3600
+
+# A line: its start (None: never started), its submit before that, and its Elapsed, seconds.
+_lines = st.lists(
+    st.tuples(
+        st.one_of(st.none(), st.integers(0, 70 * 24 * HOUR)),
+        st.integers(0, 9 * 24 * HOUR),
+        st.one_of(st.just(0), st.integers(0, 20 * 24 * HOUR)),
+    ),
+    max_size=12,
+)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory):
+    """One ledger for every example; each example's rows are rolled back."""
+    ledger = Ledger.open(tmp_path_factory.mktemp("history") / "ledger.duckdb")
+    yield ledger
+    ledger.close()
+
+
+def _insert(book: Ledger, lines: list[tuple[int | None, int, int]], source_id: int) -> None:
+    """The lines as sacct_rows of landing `source_id`, with the start-derived run_end_time
+    landing computes (start, else submit, + Elapsed)."""
+    for number, (start, wait, elapsed) in enumerate(lines):
+        submit = ORIGIN + timedelta(seconds=(start or 0) - wait)
+        started = None if start is None else ORIGIN + timedelta(seconds=start)
+        book.con.execute(
+            "INSERT INTO sacct_rows BY NAME SELECT 'c' AS cluster, $id AS job_id, $id AS "
+            "job_id_raw, 'COMPLETED' AS state, 'COMPLETED' AS state_text, $e AS "
+            "elapsed_seconds, 1 AS gpus, $src AS source_id, $n AS source_line, $submit AS "
+            "submit_time, $start AS start_time, coalesce($start, $submit) + to_seconds($e) AS "
+            "run_end_time",
+            {"id": f"{source_id}-{number}", "e": elapsed, "src": source_id, "n": number + 1,
+             "submit": submit, "start": started},
+        )  # fmt: skip
+
+
+def _t0(line: tuple[int | None, int, int]) -> datetime:
+    start, wait, _ = line
+    return ORIGIN + timedelta(seconds=start if start is not None else -wait)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=_lines)
+def test_the_first_start_is_the_earliest_start_else_submit(book: Ledger, lines) -> None:
+    book.con.execute("BEGIN TRANSACTION")
+    try:
+        _insert(book, lines, 1)
+        ((started,),) = book.query("reconcile/history/first_started")
+        ((first,),) = book.query("reconcile/history/first_start", started=started)
+    finally:
+        book.con.execute("ROLLBACK")
+    assert first == (min(_t0(line) for line in lines) if lines else None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=_lines)
+def test_a_landing_drops_exactly_the_cached_weeks_its_lines_ran_in(book: Ledger, lines) -> None:
+    weeks = weeks_between(ORIGIN - timedelta(days=14), ORIGIN + timedelta(days=100), ZONE)
+    book.con.execute("BEGIN TRANSACTION")
+    try:
+        for start, end in weeks:
+            book.con.execute(
+                "INSERT INTO week_allocations VALUES ($s, $e, 0, 0, $s)", {"s": start, "e": end}
+            )
+        _insert(book, lines, 7)
+        book.con.execute("CREATE OR REPLACE TEMP TABLE sacct_replaced "
+                         "(run_start_time TIMESTAMPTZ, run_end_time TIMESTAMPTZ)")  # fmt: skip
+        book.execute("reconcile/land/sacct_stale_weeks", source_id=7)
+        kept = {r[0] for r in book.con.execute("SELECT week_start FROM week_allocations").fetchall()}
+    finally:
+        book.con.execute("ROLLBACK")
+    # A week is stale when a line ran in it: started (else submitted) before its end and ran
+    # up to or past its start.
+    stale = {
+        start
+        for start, end in weeks
+        for line in lines
+        if _t0(line) < end and _t0(line) + timedelta(seconds=line[2]) >= start
+    }
+    assert kept == {start for start, _ in weeks} - stale
+
+
+def test_the_weeks_before_a_review_start_at_the_first_start_else_submit(
+    tmp_path: Path, ledger: Ledger, write_sacct
+) -> None:
+    """Job 11 was submitted on Sat 7 Nov (W45) and started on Tue 10 Nov (W46); the pending
+    job 12 was submitted on Wed 11 Nov. The campaign's weeks start at W46, not W45: job 11's
+    hour on 1 GPU in W46, nothing in W47. A pending job submitted on Sun 1 Nov (W44), landed
+    later, moves the first week to W44."""
+    land_sacct(ledger, write_sacct([
+        sacct_line("11", submit="2026-11-07T09:00:00", start="2026-11-10T00:00:00",
+                   end="2026-11-10T01:00:00", tres="gres/gpu=1"),
+        sacct_line("12", "PENDING", elapsed="00:00:00", elapsed_raw="0",
+                   submit="2026-11-11T00:00:00", start="None", end="Unknown", tres=""),
+    ], name="first.psv"))  # fmt: skip
+    w46, w47, w48 = (week_of(datetime(2026, 11, d, tzinfo=UTC), "UTC") for d in (9, 16, 23))
+    assert allocated_by_week(ledger, w48[0], "UTC") == {w46: 1 * HOUR, w47: 0}
+    land_sacct(ledger, write_sacct([
+        sacct_line("13", "PENDING", elapsed="00:00:00", elapsed_raw="0",
+                   submit="2026-11-01T12:00:00", start="None", end="Unknown", tres=""),
+    ], name="later.psv"))  # fmt: skip
+    w44, w45 = (week_of(datetime(2026, 11, d, tzinfo=UTC), "UTC") for d in (1, 2))
+    assert allocated_by_week(ledger, w48[0], "UTC") == {
+        w44: 0, w45: 0, w46: 1 * HOUR, w47: 0
+    }
