@@ -90,7 +90,8 @@ def test_a_landing_drops_exactly_the_cached_weeks_its_lines_ran_in(book: Ledger,
         book.con.execute("CREATE OR REPLACE TEMP TABLE sacct_replaced "
                          "(run_start_time TIMESTAMPTZ, run_end_time TIMESTAMPTZ)")  # fmt: skip
         book.execute("reconcile/land/sacct_stale_weeks", source_id=7)
-        kept = {r[0] for r in book.con.execute("SELECT week_start FROM week_allocations").fetchall()}
+        kept = {r[0] for r in book.con.execute("SELECT week_start FROM week_allocations")
+                .fetchall()}  # fmt: skip
     finally:
         book.con.execute("ROLLBACK")
     # A week is stale when a line ran in it: started (else submitted) before its end and ran
