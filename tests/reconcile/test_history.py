@@ -125,6 +125,4 @@ def test_the_weeks_before_a_review_start_at_the_first_start_else_submit(
                    submit="2026-11-01T12:00:00", start="None", end="Unknown", tres=""),
     ], name="later.psv"))  # fmt: skip
     w44, w45 = (week_of(datetime(2026, 11, d, tzinfo=UTC), "UTC") for d in (1, 2))
-    assert allocated_by_week(ledger, w48[0], "UTC") == {
-        w44: 0, w45: 0, w46: 1 * HOUR, w47: 0
-    }
+    assert allocated_by_week(ledger, w48[0], "UTC") == {w44: 0, w45: 0, w46: 1 * HOUR, w47: 0}
