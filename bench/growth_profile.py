@@ -14,7 +14,9 @@ instead (landing and review): the last week's files landed onto a copy of the le
 was before them, against the first week's onto an empty ledger. With --baseline SRC (another
 checkout's src/, e.g. a `git worktree` of the code before a change) every profiled run is made
 through that code too, the two alternating, so a before/after pair of each query is measured
-in one sitting on the same ledger; its figures are under "baseline".
+in one sitting on the same ledger; its figures are under "baseline". With --landing --floor
+the last week's files also land onto a ledger holding only the week before it (no earlier
+weeks: what a grown ledger adds is then the difference), under "floor".
 """
 
 from __future__ import annotations
@@ -113,6 +115,11 @@ def main() -> None:
     parser.add_argument("--last", help="with --ledger: the last week")
     parser.add_argument("--landing", action="store_true", help="profile weekly runs, not reviews")
     parser.add_argument("--baseline", type=Path, help="another checkout's src/, run alternately")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="with --landing: the last week onto the week before it alone too",
+    )
     args = parser.parse_args()
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "DO_NOT_TRACK": "1"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -137,6 +144,12 @@ def main() -> None:
                            str(progress)])  # fmt: skip
             if args.landing and index == args.weeks - 1:  # the ledger before the last week
                 shutil.copyfile(ledger, folder / "before_last.duckdb")
+                if args.floor:  # the week before the last, alone on a ledger
+                    subprocess.run(
+                        [sys.executable, "-m", "trainbudget", "reconcile", "--ledger",
+                         str(folder / "floor.duckdb"), *inputs[-2], "--week", names[-2],
+                         "--json"], stdout=subprocess.DEVNULL, env=env, check=True,
+                    )  # fmt: skip
                 break
             subprocess.run(
                 [sys.executable, "-m", "trainbudget", "reconcile", "--ledger", str(ledger),
@@ -144,26 +157,30 @@ def main() -> None:
                 stdout=subprocess.DEVNULL, env=env, check=True,
             )  # fmt: skip
         codes = {"this": None} | ({} if args.baseline is None else {"baseline": args.baseline})
-        runs = {(c, w): [] for c in codes for w in (names[0], names[-1])}
+        floor = ["floor"] if args.landing and args.floor else []
+        runs = {(c, w): [] for c in codes for w in (names[0], names[-1], *floor)}
         for round_ in range(args.rounds):
             # Alternate which code goes first, as bench/ledger_growth.py does.
             for code in list(codes)[:: -1 if round_ % 2 else 1]:
-                for week in (names[0], names[-1]):
+                for week in (names[0], names[-1], *floor):
                     if args.landing:  # a fresh copy each run: landing writes the ledger
                         target = folder / "run.duckdb"
                         for stale in (target, folder / "run.duckdb.wal"):
                             stale.unlink(missing_ok=True)
                         if week != names[0]:
-                            shutil.copyfile(folder / "before_last.duckdb", target)
+                            start = "floor" if week == "floor" else "before_last"
+                            shutil.copyfile(folder / f"{start}.duckdb", target)
                         files = inputs[0] if week == names[0] else inputs[-1]
                     else:
                         target, files = ledger, None
+                    reviewed = names[-1] if week == "floor" else week
                     runs[code, week].append(
-                        _profile(target, week, args.threads, files, codes[code])
+                        _profile(target, reviewed, args.threads, files, codes[code])
                     )
-    result = _growth(runs, "this", names)
+    result = _growth(runs, "this", names, floor)
     if args.baseline is not None:
-        result["baseline"] = {"src": str(args.baseline), **_growth(runs, "baseline", names)}
+        result["baseline"] = {"src": str(args.baseline),
+                              **_growth(runs, "baseline", names, floor)}  # fmt: skip
     print(write_result(args.name, {
         "weeks": args.weeks, "lines_per_week": args.lines, "rounds": args.rounds,
         "threads": args.threads, "ledger": str(args.ledger) if args.ledger else None,
@@ -174,24 +191,45 @@ def main() -> None:
     }))  # fmt: skip
 
 
-def _growth(runs: dict[tuple[str, str], list[dict]], code: str, names: list[str]) -> dict:
-    """One code's first and last week (medians) and what grew between them, query by query."""
+def _growth(
+    runs: dict[tuple[str, str], list[dict]], code: str, names: list[str], floor: list[str]
+) -> dict:
+    """One code's first and last week (medians) and what grew between them, query by query;
+    with `floor`, the last week onto the week before it alone as well, and what grew from it."""
     first, last = (_medians(runs[code, w]) for w in (names[0], names[-1]))
-    growth = {
-        n: round(last["queries"][n][1] - first["queries"].get(n, [0, 0])[1], 3)
-        for n in last["queries"]
-    }
-    growth = dict(sorted(growth.items(), key=lambda kv: -kv[1])[:15])
     print(f"{code}: first {names[0]}: {first['wall_s']} s wall, {first['cpu_s']} CPU-s; "
           f"last {names[-1]}: {last['wall_s']} s wall, {last['cpu_s']} CPU-s")  # fmt: skip
-    for name, delta in growth.items():
-        print(f"  {delta:+7.3f} CPU-s  {name}")
-    return {
+    growth = _by_query(first, last)
+    result = {
         "first_week": {"week": names[0], **first}, "last_week": {"week": names[-1], **last},
         "cpu_growth_by_query_s": growth,
         "python_outside_sql_cpu_s": {"first": round(first["cpu_s"] - first["sql_cpu_s"], 3),
                                      "last": round(last["cpu_s"] - last["sql_cpu_s"], 3)},
     }  # fmt: skip
+    if floor:
+        alone = _medians(runs[code, "floor"])
+        print(f"{code}: {names[-1]} onto {names[-2]} alone: {alone['wall_s']} s wall, "
+              f"{alone['cpu_s']} CPU-s")  # fmt: skip
+        result["floor"] = {"week": names[-1], "onto": names[-2], **alone}
+        result["cpu_growth_from_floor_by_query_s"] = _by_query(alone, last)
+        result["wall_ratios"] = {
+            "last_to_first": round(last["wall_s"] / first["wall_s"], 3),
+            "floor_to_first": round(alone["wall_s"] / first["wall_s"], 3),
+            "last_to_floor": round(last["wall_s"] / alone["wall_s"], 3),
+        }
+    return result
+
+
+def _by_query(before: dict, after: dict) -> dict[str, float]:
+    """The 15 queries whose CPU seconds grew most from `before` to `after` (medians)."""
+    growth = {
+        n: round(after["queries"][n][1] - before["queries"].get(n, [0, 0])[1], 3)
+        for n in after["queries"]
+    }
+    growth = dict(sorted(growth.items(), key=lambda kv: -kv[1])[:15])
+    for name, delta in growth.items():
+        print(f"  {delta:+7.3f} CPU-s  {name}")
+    return growth
 
 
 if __name__ == "__main__":
