@@ -1,5 +1,5 @@
--- in: sacct_rows   params: $source_id (the landing in progress), $lo, $hi, $nulls (its
---     submit span, sacct_submit_span.sql)
+-- in: sacct_rows   params: $source_id (the landing in progress), $lo, $hi, $nulls, $id_lo,
+--     $id_hi (its submit and job id spans, sacct_submit_span.sql)
 -- out: temp table sacct_replaced (cluster, job_id, step, submit_time, run_start_time,
 --      run_end_time): earlier landings' rows that this landing replaces (same cluster, job id,
 --      step and submit time: the newer record of a job wins, so an overlapping or repeated
@@ -15,6 +15,7 @@ SELECT r.cluster, r.job_id, r.step, r.submit_time,
 FROM sacct_rows AS r
 WHERE r.source_id <> $source_id
   AND (r.submit_time BETWEEN $lo AND $hi OR ($nulls AND r.submit_time IS NULL))
+  AND r.job_id BETWEEN $id_lo AND $id_hi
   AND hash(r.cluster, r.job_id, r.step, r.submit_time) IN (
       SELECT hash(cluster, job_id, step, submit_time) FROM sacct_rows WHERE source_id = $source_id)
   AND EXISTS (SELECT 1 FROM sacct_rows AS n

@@ -179,10 +179,11 @@ def land_sacct(
         land_gpu_usage(ledger, source.source_id, split, layout)  # TRESUsageIn*, jobstats
         # Replaced rows share a submit time: only the landing's submit span is searched. They
         # are found first, so that the cached weeks they ran in go stale with the landing's.
-        lo, hi, nulls = ledger.query(
+        lo, hi, nulls, id_lo, id_hi = ledger.query(
             "reconcile/land/sacct_submit_span", source_id=source.source_id
         )[0]
-        span = {"source_id": source.source_id, "lo": lo, "hi": hi, "nulls": nulls}
+        span = {"source_id": source.source_id, "lo": lo, "hi": hi, "nulls": nulls,
+                "id_lo": id_lo, "id_hi": id_hi}  # fmt: skip
         ledger.execute("reconcile/land/sacct_replaced", **span)
         claim_source_weeks(ledger, source.source_id)  # the team ledger's guard of the cache
         ledger.execute("reconcile/land/sacct_stale_weeks", source_id=source.source_id)
