@@ -25,11 +25,10 @@ WITH lines AS (
     SELECT cluster, job_id FROM lines
     EXCEPT SELECT cluster, job_id FROM built
 ), their_ids AS (
-    -- The ids a candidate goes by (its job id, its lines' and allocations' JobIDRaw): only
-    -- these can be shared with it, so only their entries are counted below.
+    -- The ids a candidate goes by (its job id, its lines' JobIDRaw: its allocation was built
+    -- from those lines): only these can be shared with it, so only their entries are counted.
     SELECT job_id AS id FROM open_keys
     UNION SELECT job_id_raw FROM tracked_lines SEMI JOIN open_keys USING (cluster, job_id)
-    UNION SELECT job_id_raw FROM allocations SEMI JOIN open_keys USING (cluster, job_id)
 ), ids AS (
     -- Every named job's lines, whenever they ran (tracked_lines), and every job read: a job
     -- that starts after the weeks can take an event of the id as well.
