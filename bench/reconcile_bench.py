@@ -12,7 +12,7 @@ Then the week scenarios (issue 18, Deliver 3): a 19-job week file after the mill
 one review of the week before, which fills week_allocations once, as a weekly cadence does),
 with --week and without, beside the same file into an empty ledger.
 Targets: reconcile ≤ 2× the floor; the week after the million ≤ 1.2× the empty ledger's time
-and ≤ 1.5× its RSS. Usage: python bench/reconcile_bench.py [--lines N] [--rounds R]
+and ≤ 1.5× its RSS. Usage: python bench/reconcile_bench.py [--lines N] [--rounds R] [--name N]
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--name", default="reconcile", help="bench/results/<name>.json")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -190,7 +191,7 @@ def main() -> None:
         and result["week_after_ratio_rss"] <= 1.5,
         "default_scope_is_the_new_files_weeks": d["jobs"] == w["jobs"] and d["week"] == WEEK,
     }
-    path = write_result("reconcile", result)
+    path = write_result(args.name, result)
     print(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
     print(f"written to {path}")
 
