@@ -211,6 +211,42 @@ def test_a_job_sharing_its_id_with_a_later_job_stays_open(tmp_path: Path) -> Non
         assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == grown
 
 
+def test_a_job_whose_jobidraw_a_later_job_has_stays_open(tmp_path: Path) -> None:
+    """The same as above through JobIDRaw: array task 9_1 (JobIDRaw 510, Mon 16 Nov, W47) and
+    job 510 (Wed 2 Dec, W49) on one cluster, both named and landed before W48 is reviewed; the
+    events say "510". 9_1 goes by 510 too, so W48 closes nothing (counting only the job ids
+    as printed, 9_1 and 510, would close it), and W49 equals a review from scratch."""
+    later = {"submit": "2026-12-02T00:00:00", "start": "2026-12-02T00:00:00",
+             "end": "2026-12-02T05:00:00", "elapsed_raw": "18000",
+             "tres": "cpu=8,gres/gpu=2,node=1"}  # fmt: skip
+    sacct = tmp_path / "sacct.psv"
+    sacct.write_text(
+        f"{HEADER}\n{sacct_line('9_1', raw='510', **_MONDAY_10H)}\n"
+        f"{sacct_line('510', 'FAILED', **later)}\n"
+    )
+    registry = tmp_path / "registry.csv"
+    registry.write_text("job_id,experiment_id,work_class\n9_1,exp-a,main\n510,exp-b,main\n")
+    progress = tmp_path / "events.jsonl"
+    progress.write_text(
+        _event("510", "2026-11-16T00:01:00Z", "start", resumed_from_step=0)
+        + _event("510", "2026-11-16T05:00:00Z", "checkpoint", step=300, accepted=True)
+        + _event("510", "2026-11-16T10:00:00Z", "end")
+        + _event("510", "2026-12-02T00:01:00Z", "start", resumed_from_step=0)
+        + _event("510", "2026-12-02T02:00:00Z", "step", step=50)
+        + _event("510", "2026-12-02T05:00:00Z", "end")
+    )
+    inputs = {"registry": registry, "progress": progress}
+    with Ledger.open(tmp_path / "grown.duckdb") as book:
+        _weekly(book, "2026-W48", [sacct], **inputs)
+        assert _closed(book) == {}
+        grown = _figures(reconcile(book, _inputs("2026-W49", []), None))
+    with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
+        from trainbudget.weekly import WeeklyInputs
+
+        land_records(fresh, prepare_week(WeeklyInputs(sacct=[sacct], **inputs)))
+        assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == grown
+
+
 def test_a_line_that_replaces_a_closed_jobs_line_forgets_it(tmp_path: Path) -> None:
     """Array task 9_1 (JobIDRaw 10, Mon 16 Nov, 2 GPUs × 10 h), named only as 10, closes at
     W48's review. A re-export without the JobIDRaw column replaces its line: the job is 9_1

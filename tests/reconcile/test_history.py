@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from trainbudget.ledger import Ledger
@@ -22,12 +22,19 @@ ORIGIN = datetime(2026, 9, 28, tzinfo=UTC)  # a Monday (2026-W40)
 ZONE = "Europe/Berlin"  # its weeks are 167 or 169 hours long across a clock change
 HOUR = 3600
 
+
+def _seconds(most: int) -> st.SearchStrategy[int]:
+    """Seconds up to `most`, often whole hours: a line then ends exactly where a week starts
+    (a zone's week starts on an hour), the bound every overlap test turns on."""
+    return st.one_of(st.integers(0, most), st.integers(0, most // HOUR).map(lambda h: h * HOUR))
+
+
 # A line: its start (None: never started), its submit before that, and its Elapsed, seconds.
 _lines = st.lists(
     st.tuples(
-        st.one_of(st.none(), st.integers(0, 70 * 24 * HOUR)),
-        st.integers(0, 9 * 24 * HOUR),
-        st.one_of(st.just(0), st.integers(0, 20 * 24 * HOUR)),
+        st.one_of(st.none(), _seconds(70 * 24 * HOUR)),
+        _seconds(9 * 24 * HOUR),
+        st.one_of(st.just(0), _seconds(20 * 24 * HOUR)),
     ),
     max_size=12,
 )
@@ -63,7 +70,7 @@ def _t0(line: tuple[int | None, int, int]) -> datetime:
     return ORIGIN + timedelta(seconds=start if start is not None else -wait)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(lines=_lines)
 def test_the_first_start_is_the_earliest_start_else_submit(book: Ledger, lines) -> None:
     book.con.execute("BEGIN TRANSACTION")
@@ -76,10 +83,35 @@ def test_the_first_start_is_the_earliest_start_else_submit(book: Ledger, lines) 
     assert first == (min(_t0(line) for line in lines) if lines else None)
 
 
-@settings(max_examples=60, deadline=None)
-@given(lines=_lines)
-def test_a_landing_drops_exactly_the_cached_weeks_its_lines_ran_in(book: Ledger, lines) -> None:
-    weeks = weeks_between(ORIGIN - timedelta(days=14), ORIGIN + timedelta(days=100), ZONE)
+# The cached weeks start three weeks in: some lines end before every one of them.
+WEEKS = weeks_between(ORIGIN + timedelta(days=21), ORIGIN + timedelta(days=100), ZONE)
+# A started line ending exactly where a cached week starts (which week, its Elapsed in hours
+# and seconds): the bound both overlap tests turn on, which random times would seldom hit.
+_at_a_week_start = st.tuples(
+    st.integers(0, len(WEEKS) - 1), st.integers(0, 20 * 24), st.sampled_from([0, 1])
+).map(
+    lambda a: (
+        int((WEEKS[a[0]][0] - ORIGIN).total_seconds()) - a[1] * HOUR - a[2],
+        0,
+        a[1] * HOUR + a[2],
+    )
+)
+
+
+def _around(week: int) -> list[tuple[int, int, int]]:
+    """Two one-hour lines, ending 1 h before cached week `week` starts and starting 1 h after
+    it ends (7 days and 3 hours apart): the week between them is not stale."""
+    start, end = (int((t - ORIGIN).total_seconds()) for t in WEEKS[week])
+    return [(start - 2 * HOUR, 0, HOUR), (end + HOUR, 0, HOUR)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines=_lines, ending=st.lists(_at_a_week_start, max_size=4))
+@example(lines=[line for week in (1, 4, 7, 10) for line in _around(week)], ending=[])
+def test_a_landing_drops_exactly_the_cached_weeks_its_lines_ran_in(
+    book: Ledger, lines, ending
+) -> None:
+    weeks, lines = WEEKS, lines + ending
     book.con.execute("BEGIN TRANSACTION")
     try:
         for start, end in weeks:

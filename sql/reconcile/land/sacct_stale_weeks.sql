@@ -20,7 +20,7 @@ WHERE EXISTS (
                   -- one ending before every cached week overlaps none (none cached: none)
                   AND run_end_time >= (SELECT min(week_start) FROM week_allocations))
           WHERE t0 IS NOT NULL AND run_end_time IS NOT NULL
-          GROUP BY epoch(t0) // 86400) AS r
+          GROUP BY CAST(epoch(t0) AS BIGINT) // 86400) AS r
     WHERE r.t0 < w.week_end AND r.run_end_time >= w.week_start
 ) OR EXISTS (
     SELECT 1
