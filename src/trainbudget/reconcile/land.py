@@ -177,8 +177,8 @@ def land_sacct(
         if split.get("gpus_flag"):
             notes.append(_reqtres_note(ledger, source.source_id))
         land_gpu_usage(ledger, source.source_id, split, layout)  # TRESUsageIn*, jobstats
-        # Replaced rows share a submit time: only the landing's submit span is searched. They
-        # are found first, so that the cached weeks they ran in go stale with the landing's.
+        # Replaced rows share a submit time and a job id: only the landing's spans of both are
+        # searched. They are found first, so the cached weeks they ran in go stale with its.
         lo, hi, nulls, id_lo, id_hi = ledger.query(
             "reconcile/land/sacct_submit_span", source_id=source.source_id
         )[0]
