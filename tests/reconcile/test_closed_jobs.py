@@ -168,6 +168,19 @@ def _weekly(book: Ledger, week: str, sacct: list[Path], **inputs) -> object:
     return reconcile(book, WeeklyInputs(sacct=[], week=week, plan=PLAN), None)
 
 
+def _two_runs(job_id: str) -> str:
+    """Progress events naming `job_id` for two runs: Mon 16 Nov 00:01-10:00 (checkpoint at
+    step 300) and Wed 2 Dec 00:01-05:00 (step 50)."""
+    return (
+        _event(job_id, "2026-11-16T00:01:00Z", "start", resumed_from_step=0)
+        + _event(job_id, "2026-11-16T05:00:00Z", "checkpoint", step=300, accepted=True)
+        + _event(job_id, "2026-11-16T10:00:00Z", "end")
+        + _event(job_id, "2026-12-02T00:01:00Z", "start", resumed_from_step=0)
+        + _event(job_id, "2026-12-02T02:00:00Z", "step", step=50)
+        + _event(job_id, "2026-12-02T05:00:00Z", "end")
+    )
+
+
 def test_a_job_sharing_its_id_with_a_later_job_stays_open(tmp_path: Path) -> None:
     """Job 500 on cluster a (Mon 16 Nov, W47) and job 500 on cluster b (Wed 2 Dec, W49), both
     named (exp-a, exp-b) and both landed before W48 is reviewed; the events say only "500".
@@ -184,14 +197,7 @@ def test_a_job_sharing_its_id_with_a_later_job_stays_open(tmp_path: Path) -> Non
         "job_id,cluster,experiment_id,work_class\n500,a,exp-a,main\n500,b,exp-b,main\n"
     )
     progress = tmp_path / "events.jsonl"
-    progress.write_text(
-        _event("500", "2026-11-16T00:01:00Z", "start", resumed_from_step=0)
-        + _event("500", "2026-11-16T05:00:00Z", "checkpoint", step=300, accepted=True)
-        + _event("500", "2026-11-16T10:00:00Z", "end")
-        + _event("500", "2026-12-02T00:01:00Z", "start", resumed_from_step=0)
-        + _event("500", "2026-12-02T02:00:00Z", "step", step=50)
-        + _event("500", "2026-12-02T05:00:00Z", "end")
-    )
+    progress.write_text(_two_runs("500"))
 
     def land(book: Ledger) -> None:
         _weekly(book, "2026-W48", [tmp_path / "a.psv"], cluster="a", registry=registry,
@@ -227,14 +233,7 @@ def test_a_job_whose_jobidraw_a_later_job_has_stays_open(tmp_path: Path) -> None
     registry = tmp_path / "registry.csv"
     registry.write_text("job_id,experiment_id,work_class\n9_1,exp-a,main\n510,exp-b,main\n")
     progress = tmp_path / "events.jsonl"
-    progress.write_text(
-        _event("510", "2026-11-16T00:01:00Z", "start", resumed_from_step=0)
-        + _event("510", "2026-11-16T05:00:00Z", "checkpoint", step=300, accepted=True)
-        + _event("510", "2026-11-16T10:00:00Z", "end")
-        + _event("510", "2026-12-02T00:01:00Z", "start", resumed_from_step=0)
-        + _event("510", "2026-12-02T02:00:00Z", "step", step=50)
-        + _event("510", "2026-12-02T05:00:00Z", "end")
-    )
+    progress.write_text(_two_runs("510"))
     inputs = {"registry": registry, "progress": progress}
     with Ledger.open(tmp_path / "grown.duckdb") as book:
         _weekly(book, "2026-W48", [sacct], **inputs)
