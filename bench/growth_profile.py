@@ -34,7 +34,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import write_result
+from _common import copy_at_rest, write_result
 from ledger_growth import FIRST_WEEK, _week_name
 from sacct_copies import write_joins, write_sacct
 
@@ -127,7 +127,7 @@ def main() -> None:
         ledger = folder / "ledger.duckdb"
         first_copy, names, inputs = 0, [], []
         if args.ledger is not None:  # a ledger grown before (reviews write caches: a copy)
-            shutil.copyfile(args.ledger, ledger)
+            copy_at_rest(args.ledger, ledger)
             names = [args.first, args.last]
         for index in range(args.weeks if args.ledger is None else 0):
             start = FIRST_WEEK + timedelta(weeks=index)
@@ -169,7 +169,7 @@ def main() -> None:
                             stale.unlink(missing_ok=True)
                         if week != names[0]:
                             start = "floor" if week == "floor" else "before_last"
-                            shutil.copyfile(folder / f"{start}.duckdb", target)
+                            copy_at_rest(folder / f"{start}.duckdb", target)
                         files = inputs[0] if week == names[0] else inputs[-1]
                     else:
                         target, files = ledger, None

@@ -30,7 +30,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import write_result
+from _common import copy_at_rest, write_result
 from _runs import timed
 from sacct_copies import write_joins, write_sacct, write_week_file
 
@@ -137,7 +137,7 @@ def main() -> None:
                 ledger = folder / "scenario.duckdb"
                 ledger.unlink(missing_ok=True)
                 if base:
-                    shutil.copy(folder / f"{base}.duckdb", ledger)
+                    copy_at_rest(folder / f"{base}.duckdb", ledger)
                 out = folder / f"{name}.json"
                 weeks[name].append(timed(_reconcile(ledger, week_file, week=week), out))
                 outputs[name] = out
