@@ -258,3 +258,34 @@ def test_a_split_stored_without_its_restart_is_split_again(tmp_path: Path) -> No
     assert restart == {"201": 0, "202": H // 2, "203": H, "204": H}
     assert all(after[job] != before[job] for job in before)
     assert again == first
+
+
+def test_an_array_task_named_by_its_job_id_raw_reuses_its_stored_split(tmp_path: Path) -> None:
+    """Array task 9_1 (JobIDRaw 510), W48 Tue 24 Nov 10:00, 4 GPUs × 2 h, COMPLETED; its events
+    name 510 only (a fresh start, checkpoint 100 at 11:00, end at 12:00): all of it useful,
+    4 × 2 = 8 GPU-hours. Its split is stored under 9_1, a job id no event names; the second
+    review of the week reads it back (computed_at kept) and agrees with a split from scratch."""
+    sacct = tmp_path / "w48.psv"
+    line = sacct_line("9_1", raw="510", submit="2026-11-24T10:00:00", start="2026-11-24T10:00:00",
+                      end="2026-11-24T12:00:00", elapsed="", elapsed_raw=str(2 * H),
+                      tres="cpu=8,gres/gpu=4,node=1")  # fmt: skip
+    sacct.write_text(f"{HEADER}\n{line}\n")
+    registry = tmp_path / "registry.csv"
+    registry.write_text("job_id,experiment_id,work_class\n9_1,exp-main,main\n")
+    progress = tmp_path / "w48.jsonl"
+    progress.write_text(
+        _event("510", "2026-11-24T10:00:00Z", "start", resumed_from_step=0)
+        + _event("510", "2026-11-24T11:00:00Z", "checkpoint", step=100, accepted=True)
+        + _event("510", "2026-11-24T12:00:00Z", "end")
+    )
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        first = _figures(reconcile(book, _inputs("2026-W48", [sacct], registry, progress), None))
+        before = _computed(book)
+        again = _figures(reconcile(book, _inputs("2026-W48", []), None))
+        after = _computed(book)
+        main = _main_to_date(book)
+        book.con.execute("DELETE FROM tracked_splits")
+        scratch = _figures(reconcile(book, _inputs("2026-W48", []), None))
+    assert set(before) == {"9_1"} and after == before
+    assert main == (8 * H, 8 * H, 0, 0)
+    assert again == first == scratch
