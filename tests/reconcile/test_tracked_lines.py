@@ -85,8 +85,9 @@ def test_names_landed_later_copy_the_earlier_lines_and_a_replacement_replaces_th
         again = reconcile(book, WeeklyInputs(plan=PLAN, week="2026-W48"), None)
         assert _actual(again) == _actual(second)
         assert len(_copies(book)) == 3
-        # Matched once: the next review finds nothing new to match.
-        assert book.con.execute("SELECT count(*) FROM tracked_sources").fetchone()[0] == 2
+        # Matched once: the next review finds nothing new to match (the two sacct files and
+        # the registry recorded: its names are not read again).
+        assert book.con.execute("SELECT count(*) FROM tracked_sources").fetchone()[0] == 3
         assert sorted(book.con.execute("SELECT job_id FROM tracked_names").fetchall()) == [
             ("201",),
             ("300",),
@@ -100,6 +101,38 @@ def test_names_landed_later_copy_the_earlier_lines_and_a_replacement_replaces_th
         assert _copies(book) == [("201", None, 14400), ("201", "batch", 14400),
                                  ("300_1", None, 3600)]  # fmt: skip
         assert _actual(third) == {"main": 16, "evaluation": 2, "untracked": 1 + 16 + 8 + 1}
+
+
+def test_a_name_from_progress_events_only_is_matched_once(tmp_path: Path) -> None:
+    """201 (W47) is named by no registry row, only by progress events landed with W48: the
+    W48 review copies its two lines (W47's file, matched against no names before). The
+    progress file is recorded as matched (with the two sacct files): a W49 review that lands
+    nothing new leaves the copies and the names as they are."""
+    w47 = _write(tmp_path / "w47.psv", [
+        _job("201", 4, "2026-11-17T10:00:00", 10800),
+        _job("201.batch", 4, "2026-11-17T10:00:00", 10800),
+        _job("601", 8, "2026-11-19T10:00:00", 7200),
+        _job("501", 1, "2026-11-12T10:00:00", 3600),
+    ])  # fmt: skip
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    progress = tmp_path / "w48.jsonl"
+    progress.write_text(
+        '{"job_id": "201", "time": "2026-11-17T10:00:00Z", "event": "start"}\n'
+        '{"job_id": "201", "time": "2026-11-17T13:00:00Z", "event": "end"}\n',
+        encoding="utf-8",
+    )
+    count = "SELECT count(*) FROM tracked_sources"
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        reconcile(book, WeeklyInputs(sacct=[w47], plan=PLAN, week="2026-W47"), None)
+        reconcile(
+            book, WeeklyInputs(sacct=[w48], progress=progress, plan=PLAN, week="2026-W48"), None
+        )
+        assert _copies(book) == [("201", None, 10800), ("201", "batch", 10800)]
+        assert book.con.execute("SELECT job_id FROM tracked_names").fetchall() == [("201",)]
+        assert book.con.execute(count).fetchone()[0] == 3
+        reconcile(book, WeeklyInputs(plan=PLAN, week="2026-W49"), None)
+        assert _copies(book) == [("201", None, 10800), ("201", "batch", 10800)]
+        assert book.con.execute(count).fetchone()[0] == 3
 
 
 def test_the_copies_read_as_the_lines_do(tmp_path: Path) -> None:

@@ -1,3 +1,3 @@
 -- in: tracked_new_sources   params: none
--- out: (records the new sacct sources as matched)
+-- out: (records the new sacct, registry and progress sources as matched)
 INSERT INTO tracked_sources SELECT source_id FROM tracked_new_sources;

@@ -21,8 +21,8 @@ _LAST = chr(0x10FFFF)  # the largest code point
 def catch_up(ledger: Ledger) -> None:
     """Copy into tracked_lines the lines of the jobs that names landed since the last review
     link, and the newly landed lines of named jobs; then mark those names and files matched."""
+    ledger.execute("reconcile/track/new_sources")  # new_names reads the new files only
     ledger.execute("reconcile/track/new_names")
-    ledger.execute("reconcile/track/new_sources")
     ((names, sources),) = ledger.query("reconcile/track/new_counts")
     if not names and not sources:
         return
