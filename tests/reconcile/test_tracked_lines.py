@@ -46,6 +46,18 @@ def _actual(result) -> dict[str, object]:
             if r["actual_gpu_hours"]}  # fmt: skip
 
 
+def _w47_w48(folder: Path) -> tuple[Path, Path]:
+    """The sacct files of W47 and W48 worked above."""
+    w47 = _write(folder / "w47.psv", [
+        _job("201", 4, "2026-11-17T10:00:00", 10800),
+        _job("201.batch", 4, "2026-11-17T10:00:00", 10800),
+        _job("300_1", 2, "2026-11-18T10:00:00", 3600, raw="305"),
+        _job("601", 8, "2026-11-19T10:00:00", 7200),
+        _job("501", 1, "2026-11-12T10:00:00", 3600),
+    ])  # fmt: skip
+    return w47, _write(folder / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+
+
 def _copies(book: Ledger) -> list[tuple]:
     return book.con.execute(
         "SELECT job_id, step, elapsed_seconds FROM tracked_lines ORDER BY ALL NULLS FIRST"
@@ -55,14 +67,7 @@ def _copies(book: Ledger) -> list[tuple]:
 def test_names_landed_later_copy_the_earlier_lines_and_a_replacement_replaces_them(
     tmp_path: Path,
 ) -> None:
-    w47 = _write(tmp_path / "w47.psv", [
-        _job("201", 4, "2026-11-17T10:00:00", 10800),
-        _job("201.batch", 4, "2026-11-17T10:00:00", 10800),
-        _job("300_1", 2, "2026-11-18T10:00:00", 3600, raw="305"),
-        _job("601", 8, "2026-11-19T10:00:00", 7200),
-        _job("501", 1, "2026-11-12T10:00:00", 3600),
-    ])  # fmt: skip
-    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    w47, w48 = _w47_w48(tmp_path)
     registry = tmp_path / "registry.csv"
     registry.write_text(
         "job_id,experiment_id,work_class\n201,exp-main,main\n300,exp-main,evaluation\n",
@@ -105,16 +110,11 @@ def test_names_landed_later_copy_the_earlier_lines_and_a_replacement_replaces_th
 
 def test_a_name_from_progress_events_only_is_matched_once(tmp_path: Path) -> None:
     """201 (W47) is named by no registry row, only by progress events landed with W48: the
-    W48 review copies its two lines (W47's file, matched against no names before). The
+    W48 review copies its two lines (W47's file, matched against no names before; 300_1 is
+    named by nothing). The
     progress file is recorded as matched (with the two sacct files): a W49 review that lands
     nothing new leaves the copies and the names as they are."""
-    w47 = _write(tmp_path / "w47.psv", [
-        _job("201", 4, "2026-11-17T10:00:00", 10800),
-        _job("201.batch", 4, "2026-11-17T10:00:00", 10800),
-        _job("601", 8, "2026-11-19T10:00:00", 7200),
-        _job("501", 1, "2026-11-12T10:00:00", 3600),
-    ])  # fmt: skip
-    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    w47, w48 = _w47_w48(tmp_path)
     progress = tmp_path / "w48.jsonl"
     progress.write_text(
         '{"job_id": "201", "time": "2026-11-17T10:00:00Z", "event": "start"}\n'
