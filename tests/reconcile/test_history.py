@@ -1,7 +1,8 @@
 """The two bounds history.py and the landing take over every landed line, against the rule
-each stands for, worked line by line in Python (hypothesis): the first start (first_start.sql,
-the minimum of start else submit, read through a constant bound on submit_time), and the
-cached weeks a landing drops (sacct_stale_weeks.sql, its lines folded per day into spans)."""
+each stands for, worked line by line in Python (hypothesis): the first start
+(history.first_start: the minimum of start else submit, read through constant bounds on
+start_time and submit_time), and the cached weeks a landing drops (sacct_stale_weeks.sql, its
+lines folded per day into spans)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from trainbudget.ledger import Ledger
-from trainbudget.reconcile.history import allocated_by_week, week_of, weeks_between
+from trainbudget.reconcile.history import allocated_by_week, first_start, week_of, weeks_between
 from trainbudget.reconcile.land import land_sacct
 
 from .conftest import sacct_line
@@ -71,13 +72,26 @@ def _t0(line: tuple[int | None, int, int]) -> datetime:
 
 
 @settings(max_examples=100, deadline=None)
-@given(lines=_lines)
-def test_the_first_start_is_the_earliest_start_else_submit(book: Ledger, lines) -> None:
+@given(lines=_lines, cached=st.one_of(st.none(), st.integers(-12, 80)))
+# The one started line starts where the first cached week ends: none started before the bound.
+@example(lines=[(7 * 24 * HOUR, 0, HOUR)], cached=7)
+@example(lines=[(9 * 24 * HOUR, 0, HOUR), (None, 2 * 24 * HOUR, 0)], cached=7)
+@example(lines=[(10 * 24 * HOUR, 0, HOUR), (0, 0, HOUR)], cached=7)  # one on either side
+def test_the_first_start_is_the_earliest_start_else_submit(
+    book: Ledger, lines, cached: int | None
+) -> None:
+    """Whatever week is cached first (its end, days from ORIGIN, before, among or after the
+    lines; or none cached), the bound it gives only prunes: the first start is the same."""
     book.con.execute("BEGIN TRANSACTION")
     try:
         _insert(book, lines, 1)
-        ((started,),) = book.query("reconcile/history/first_started")
-        ((first,),) = book.query("reconcile/history/first_start", started=started)
+        if cached is not None:
+            end = ORIGIN + timedelta(days=cached)
+            book.con.execute(
+                "INSERT INTO week_allocations VALUES ($start, $end, 0, 0, $end)",
+                {"start": end - timedelta(days=7), "end": end},
+            )
+        first = first_start(book)
     finally:
         book.con.execute("ROLLBACK")
     assert first == (min(_t0(line) for line in lines) if lines else None)

@@ -124,11 +124,22 @@ def untracked_before(session: Session, week_start: datetime, tz: str) -> int:
     return everything - int(read)
 
 
+def first_start(ledger: Ledger) -> datetime | None:
+    """The earliest start, else submit, of any landed line (None: no line). The earliest start
+    is sought before the end of the first cached week first (a bound the zone maps prune
+    with), and among every line only when none started before it."""
+    ((bound,),) = ledger.query("reconcile/history/first_cached_week_end")
+    ((started,),) = ledger.query("reconcile/history/first_started", bound=bound)
+    if started is None and bound is not None:
+        ((started,),) = ledger.query("reconcile/history/first_started", bound=None)
+    ((first,),) = ledger.query("reconcile/history/first_start", started=started)
+    return first
+
+
 def allocated_by_week(ledger: Ledger, week_start: datetime, tz: str) -> dict[Bounds, int]:
     """GPU-seconds every landed allocation ran in each ISO week (zone `tz`) before
     `week_start`, tracked or not (week_allocations, its missing weeks filled first)."""
-    ((started,),) = ledger.query("reconcile/history/first_started")
-    ((first,),) = ledger.query("reconcile/history/first_start", started=started)
+    first = first_start(ledger)
     if first is None or first >= week_start:
         return {}
     weeks = weeks_between(first, week_start, tz)
