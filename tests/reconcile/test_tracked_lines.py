@@ -111,9 +111,10 @@ def test_names_landed_later_copy_the_earlier_lines_and_a_replacement_replaces_th
 def test_a_name_from_progress_events_only_is_matched_once(tmp_path: Path) -> None:
     """201 (W47) is named by no registry row, only by progress events landed with W48: the
     W48 review copies its two lines (W47's file, matched against no names before; 300_1 is
-    named by nothing). The
-    progress file is recorded as matched (with the two sacct files): a W49 review that lands
-    nothing new leaves the copies and the names as they are."""
+    named by nothing). The progress file is recorded as matched (with the two sacct files).
+    A ledger that recorded only sacct files (before 2026-12-06) reads it once more: the W49
+    review, landing nothing new, records it again and leaves the copies and names as they are.
+    """
     w47, w48 = _w47_w48(tmp_path)
     progress = tmp_path / "w48.jsonl"
     progress.write_text(
@@ -130,8 +131,14 @@ def test_a_name_from_progress_events_only_is_matched_once(tmp_path: Path) -> Non
         assert _copies(book) == [("201", None, 10800), ("201", "batch", 10800)]
         assert book.con.execute("SELECT job_id FROM tracked_names").fetchall() == [("201",)]
         assert book.con.execute(count).fetchone()[0] == 3
+        book.con.execute(
+            "DELETE FROM tracked_sources WHERE source_id IN "
+            "(SELECT source_id FROM sources WHERE kind <> 'sacct')"
+        )
+        assert book.con.execute(count).fetchone()[0] == 2
         reconcile(book, WeeklyInputs(plan=PLAN, week="2026-W49"), None)
         assert _copies(book) == [("201", None, 10800), ("201", "batch", 10800)]
+        assert book.con.execute("SELECT job_id FROM tracked_names").fetchall() == [("201",)]
         assert book.con.execute(count).fetchone()[0] == 3
 
 

@@ -15,6 +15,7 @@ WITH named AS (
     SELECT job_id FROM tracked_names
     UNION ALL SELECT job_id FROM tracked_new_names
 ), fresh AS MATERIALIZED (
+    -- (tracked_new_sources holds new registry and progress files too: no line has their ids.)
     SELECT cluster, job_id, job_id_raw FROM sacct_rows
     WHERE source_id IN (SELECT source_id FROM tracked_new_sources)
 ), by_id AS MATERIALIZED (
