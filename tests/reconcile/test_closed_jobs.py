@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainbudget.ledger import Ledger
-from trainbudget.weekly import land_records, prepare_week, reconcile
+from trainbudget.weekly import WeeklyInputs, land_records, prepare_week, reconcile
 
 from .conftest import HEADER, sacct_line
 from .test_split_cache import (
@@ -162,8 +162,6 @@ def test_a_chain_closes_only_up_to_its_first_open_job(tmp_path: Path) -> None:
 
 def _weekly(book: Ledger, week: str, sacct: list[Path], **inputs) -> object:
     """Land `sacct` (and the other inputs) and review `week`, as a Monday run does."""
-    from trainbudget.weekly import WeeklyInputs
-
     land_records(book, prepare_week(WeeklyInputs(sacct=sacct, week=week, **inputs)))
     return reconcile(book, WeeklyInputs(sacct=[], week=week, plan=PLAN), None)
 
@@ -210,8 +208,6 @@ def test_a_job_sharing_its_id_with_a_later_job_stays_open(tmp_path: Path) -> Non
         grown = _figures(reconcile(book, _inputs("2026-W49", []), None))
     with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
         for path, cluster in ((tmp_path / "a.psv", "a"), (tmp_path / "b.psv", "b")):
-            from trainbudget.weekly import WeeklyInputs
-
             extra = {"registry": registry, "progress": progress} if cluster == "a" else {}
             land_records(fresh, prepare_week(WeeklyInputs(sacct=[path], cluster=cluster, **extra)))
         assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == grown
@@ -240,8 +236,6 @@ def test_a_job_whose_jobidraw_a_later_job_has_stays_open(tmp_path: Path) -> None
         assert _closed(book) == {}
         grown = _figures(reconcile(book, _inputs("2026-W49", []), None))
     with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
-        from trainbudget.weekly import WeeklyInputs
-
         land_records(fresh, prepare_week(WeeklyInputs(sacct=[sacct], **inputs)))
         assert _figures(reconcile(fresh, _inputs("2026-W49", []), None)) == grown
 
@@ -271,8 +265,6 @@ def test_a_line_that_replaces_a_closed_jobs_line_forgets_it(tmp_path: Path) -> N
         assert _closed(book) == {}
     actual = {r["work_class"]: r["actual_gpu_seconds"] for r in grown["variance"]["by_work_class"]}
     with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
-        from trainbudget.weekly import WeeklyInputs
-
         land_records(fresh, prepare_week(WeeklyInputs(sacct=[first], registry=registry,
                                                       progress=progress)))  # fmt: skip
         land_records(fresh, prepare_week(WeeklyInputs(sacct=[again])))
@@ -318,8 +310,6 @@ def test_a_steps_only_job_closes_by_its_built_allocation(tmp_path: Path) -> None
         assert set(_closed(book)) == {"800"}
         assert _closed(book)["800"][0] == 2 * 20 * H
     with Ledger.open(tmp_path / "fresh.duckdb") as fresh:
-        from trainbudget.weekly import WeeklyInputs
-
         land_records(fresh, prepare_week(WeeklyInputs(sacct=[sacct], registry=registry)))
         scratch = _figures(reconcile(fresh, _inputs("2026-W49", []), None))
     by_lines = ("accounting_by_week", "variance")  # week_allocations' steps-only caveat

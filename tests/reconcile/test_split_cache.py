@@ -31,11 +31,14 @@ PLAN = REPO / "examples" / "demo-7b.plan.yaml"
 H = 3600
 
 
-def _job(job_id: str, gpus: int, start: str, seconds: int, state: str = "COMPLETED") -> str:
+def _job(
+    job_id: str, gpus: int, start: str, seconds: int, state: str = "COMPLETED",
+    raw: str | None = None,
+) -> str:  # fmt: skip
     from datetime import datetime, timedelta
 
     end = (datetime.fromisoformat(start) + timedelta(seconds=seconds)).isoformat()
-    return sacct_line(job_id, state, submit=start, start=start, end=end, elapsed="",
+    return sacct_line(job_id, state, raw=raw, submit=start, start=start, end=end, elapsed="",
                       elapsed_raw=str(seconds), tres=f"cpu=8,gres/gpu={gpus},node=1")  # fmt: skip
 
 
@@ -266,10 +269,7 @@ def test_an_array_task_named_by_its_job_id_raw_reuses_its_stored_split(tmp_path:
     4 × 2 = 8 GPU-hours. Its split is stored under 9_1, a job id no event names; the second
     review of the week reads it back (computed_at kept) and agrees with a split from scratch."""
     sacct = tmp_path / "w48.psv"
-    line = sacct_line("9_1", raw="510", submit="2026-11-24T10:00:00", start="2026-11-24T10:00:00",
-                      end="2026-11-24T12:00:00", elapsed="", elapsed_raw=str(2 * H),
-                      tres="cpu=8,gres/gpu=4,node=1")  # fmt: skip
-    sacct.write_text(f"{HEADER}\n{line}\n")
+    sacct.write_text(f"{HEADER}\n{_job('9_1', 4, '2026-11-24T10:00:00', 2 * H, raw='510')}\n")
     registry = tmp_path / "registry.csv"
     registry.write_text("job_id,experiment_id,work_class\n9_1,exp-main,main\n")
     progress = tmp_path / "w48.jsonl"
