@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import UTC
 from pathlib import Path
 
+import pytest
+
 from trainbudget.ledger import Ledger
 from trainbudget.reconcile.land import land_sacct
 from trainbudget.weekly import WeeklyInputs, reconcile
@@ -87,17 +89,22 @@ def test_a_landing_drops_the_cached_weeks_it_touches(tmp_path: Path) -> None:
     assert _actual(result) == {"unknown": 24 + 8}
 
 
-def test_an_earlier_steps_only_job_counts_as_its_built_allocation(tmp_path: Path) -> None:
-    # 801 exported without its allocation line: .batch 4 GPUs × 1 h, .0 2 GPUs × 2 h, so it
-    # is built as 4 GPUs × 2 h (the most GPUs, the longest elapsed) = 8 GPU-hours in W47.
-    steps = [
-        sacct_line("801.batch", raw="801.batch", submit="2026-11-17T10:00:00",
+def _steps(job_id: str) -> list[str]:
+    """Two steps from Tue 17 Nov 10:00 (W47): .batch 4 GPUs × 1 h and .0 2 GPUs × 2 h."""
+    return [
+        sacct_line(f"{job_id}.batch", raw=f"{job_id}.batch", submit="2026-11-17T10:00:00",
                    start="2026-11-17T10:00:00", end="2026-11-17T11:00:00", elapsed_raw="3600",
                    tres="cpu=8,gres/gpu=4,node=1"),
-        sacct_line("801.0", raw="801.0", submit="2026-11-17T10:00:00",
+        sacct_line(f"{job_id}.0", raw=f"{job_id}.0", submit="2026-11-17T10:00:00",
                    start="2026-11-17T10:00:00", end="2026-11-17T12:00:00", elapsed_raw="7200",
                    tres="cpu=8,gres/gpu=2,node=1"),
     ]  # fmt: skip
+
+
+def test_an_earlier_steps_only_job_counts_as_its_built_allocation(tmp_path: Path) -> None:
+    # 801 exported without its allocation line: .batch 4 GPUs × 1 h, .0 2 GPUs × 2 h, so it
+    # is built as 4 GPUs × 2 h (the most GPUs, the longest elapsed) = 8 GPU-hours in W47.
+    steps = _steps("801")
     w47 = _write(tmp_path / "w47.psv", [*steps, _job("601", 8, "2026-11-18T10:00:00", 3600)])
     w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
     with Ledger.open(tmp_path / "ledger.duckdb") as book:
@@ -106,6 +113,20 @@ def test_an_earlier_steps_only_job_counts_as_its_built_allocation(tmp_path: Path
         cached = _rows(book, "SELECT allocated_gpu_seconds, allocation_count FROM week_allocations")
     assert cached == [((8 + 8) * 3600, 2)]
     assert _actual(result) == {"unknown": 8 + 8 + 8}
+
+
+def test_an_earlier_job_with_its_allocation_and_step_lines_counts_once(tmp_path: Path) -> None:
+    # 802 exported whole: its allocation line 4 GPUs × 2 h and its steps .batch (4 × 1 h) and
+    # .0 (2 × 2 h). Only the allocation line counts: 8 GPU-hours in W47, not 8 + a built 8.
+    whole = [_job("802", 4, "2026-11-17T10:00:00", 7200), *_steps("802")]
+    w47 = _write(tmp_path / "w47.psv", whole)
+    w48 = _write(tmp_path / "w48.psv", [_job("701", 8, "2026-11-24T10:00:00", 3600)])
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        reconcile(book, WeeklyInputs(sacct=[w47], week="2026-W47", plan=PLAN), None)
+        result = reconcile(book, WeeklyInputs(sacct=[w48], week="2026-W48", plan=PLAN), None)
+        cached = _rows(book, "SELECT allocated_gpu_seconds, allocation_count FROM week_allocations")
+    assert cached == [(4 * 2 * 3600, 1)]
+    assert _actual(result) == {"unknown": 8 + 8}
 
 
 def test_a_line_that_ran_past_its_end_counts_in_every_week_it_ran(tmp_path: Path) -> None:
@@ -201,3 +222,25 @@ def test_a_landing_stales_the_weeks_its_lines_and_the_rows_they_replace_ran_in(
     assert after_w50[:2] == after_w49  # computed once, not again: 901 ran in none of them
     assert [(str(s.date()), n) for s, n, _ in after_w50[2:]] == [("2026-11-30", 4 * 3600)]
     assert _actual(result) == {"unknown": 1 + 8 + 2 + 4 + 1}
+
+
+@pytest.mark.parametrize(
+    ("job_id", "raw", "named"),
+    [("9_1", "10", "9"), ("9_1", "10", "10"), ("123+1", "124", "123")],
+    ids=["array job", "JobIDRaw", "het job"],
+)
+def test_a_registry_row_links_a_job_by_an_id_outside_its_job_ids(
+    tmp_path: Path, job_id: str, raw: str, named: str
+) -> None:
+    # The only job's id sorts after the id the registry names it by ("9" < "10" < "9_1",
+    # "123" < "123+1"): the registry rows read are bounded by every id the jobs go by, not
+    # by their job ids alone. 8 GPUs × 1 h, evaluation.
+    line = sacct_line(job_id, raw=raw, submit="2026-11-24T10:00:00",
+                      start="2026-11-24T10:00:00", end="2026-11-24T11:00:00")  # fmt: skip
+    sacct = _write(tmp_path / "w48.psv", [line])
+    registry = tmp_path / "registry.csv"
+    registry.write_text(f"job_id,experiment_id,work_class\n{named},exp-a,evaluation\n")
+    with Ledger.open(tmp_path / "ledger.duckdb") as book:
+        inputs = WeeklyInputs(sacct=[sacct], registry=registry, plan=PLAN, week="2026-W48")
+        result = reconcile(book, inputs, None)
+    assert _actual(result) == {"evaluation": 8}

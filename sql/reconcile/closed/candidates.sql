@@ -17,7 +17,8 @@ WITH lines AS (
     -- The allocation too, as allocation_records.sql builds it: a job exported with steps only
     -- runs from its earliest step to that plus its longest Elapsed, which can end later than
     -- any of its lines does (a step without a Start ends, as a line, at its Submit + Elapsed).
-    SELECT DISTINCT cluster, job_id
+    -- (No DISTINCT: the EXCEPT below is a set difference.)
+    SELECT cluster, job_id
     FROM allocations
     WHERE coalesce(start_time, submit_time) >= $week_start
        OR coalesce(start_time, submit_time) + to_seconds(elapsed_seconds) > $week_start
@@ -27,8 +28,9 @@ WITH lines AS (
 ), their_ids AS (
     -- The ids a candidate goes by (its job id, its lines' JobIDRaw: its allocation was built
     -- from those lines): only these can be shared with it, so only their entries are counted.
+    -- Only tested with IN: duplicates change nothing.
     SELECT job_id AS id FROM open_keys
-    UNION SELECT job_id_raw FROM tracked_lines SEMI JOIN open_keys USING (cluster, job_id)
+    UNION ALL SELECT job_id_raw FROM tracked_lines SEMI JOIN open_keys USING (cluster, job_id)
 ), ids AS (
     -- Every named job's lines, whenever they ran (tracked_lines), and every job read: a job
     -- that starts after the weeks can take an event of the id as well.

@@ -20,7 +20,8 @@ WITH new_lines AS (
     SELECT job_id, job_id_raw FROM sacct_rows
     WHERE source_id IN (SELECT source_id FROM closed_new WHERE kind = 'sacct')
 ), ids AS (
-    SELECT job_id AS id FROM landed UNION SELECT job_id_raw FROM landed
+    -- Only tested with IN: duplicates change nothing, and not removing them saves a grouping.
+    SELECT job_id AS id FROM landed UNION ALL SELECT job_id_raw FROM landed
 ), names AS (
     SELECT job_id FROM registry
     WHERE source_id IN (SELECT source_id FROM closed_new WHERE kind = 'registry')

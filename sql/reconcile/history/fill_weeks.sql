@@ -20,9 +20,10 @@ WITH weeks AS (
     WHERE r.run_end_time > $ran_after
       AND coalesce(r.start_time, r.submit_time) < span.hi
 ), step_keys AS (
-    SELECT DISTINCT cluster, job_id FROM near WHERE step IS NOT NULL
-    EXCEPT
-    SELECT DISTINCT cluster, job_id FROM near WHERE step IS NULL
+    -- The jobs among them with step lines only there, in one grouping: two DISTINCTs and an
+    -- EXCEPT, whose filters DuckDB also re-applied to all of `near` as one OR, took 0.07
+    -- CPU-s against its 0.03 (the week after 26 of 200k lines).
+    SELECT cluster, job_id FROM near GROUP BY cluster, job_id HAVING bool_and(step IS NOT NULL)
 ), allocs AS (
     SELECT CAST(epoch(coalesce(start_time, submit_time)) AS BIGINT) AS t0,
            elapsed_seconds AS e, gpus
