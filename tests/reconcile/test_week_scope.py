@@ -232,7 +232,7 @@ def test_a_landing_stales_the_weeks_its_lines_and_the_rows_they_replace_ran_in(
 def test_a_registry_row_links_a_job_by_an_id_outside_its_job_ids(
     tmp_path: Path, job_id: str, raw: str, named: str
 ) -> None:
-    # The only job's id sorts after the id the registry names it by ("9" < "10" < "9_1",
+    # The only job's id sorts after the id the registry names it by ("10" < "9" < "9_1",
     # "123" < "123+1"): the registry rows read are bounded by every id the jobs go by, not
     # by their job ids alone. 8 GPUs × 1 h, evaluation.
     line = sacct_line(job_id, raw=raw, submit="2026-11-24T10:00:00",
